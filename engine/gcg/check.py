@@ -1,0 +1,412 @@
+"""Checking a GCG record by replaying it through the engine.
+
+Every placement is validated on the board and rescored; racks are checked
+against the tile set and from turn to turn; cumulative scores, the turn order,
+the end of the game and the end-of-game adjustments are verified. Each problem
+is reported with its line number; after a wrong score the check resynchronises
+to the declared total so that one slip is reported once, not on every later line.
+
+End-of-game conventions accepted (be liberal in layout, strict in arithmetic):
+
+* the player who goes out gets twice the value of the opponent's tiles on one
+  line ``>a: (TILES) +2v`` (NASPA, WESPA, NZASP 8.1);
+* older WESPA/ABSP records give the player who went out the value once and
+  deduct it from the opponent on a separate line ``>b: TILES (TILES) -v``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engine.board import Board
+from engine.errors import EngineError
+from engine.gcg.reader import parse_gcg
+from engine.gcg.record import Event, EventKind, GameRecord
+from engine.placement import Placement, place
+from engine.rack import is_subrack, leave, parse_rack, rack_string
+from engine.tiles import TileSet, load_tile_set
+
+__all__ = ["CheckResult", "Problem", "check_file", "check_record"]
+
+# NASPA and WESPA: the game ends after six consecutive scoreless turns.
+SCORELESS_TURNS_END = 6
+# An exchange needs at least this many tiles in the bag (NZASP 6.7; NASPA/WESPA practice).
+EXCHANGE_MIN_BAG = 7
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One inconsistency, at a 1-based line (0 = the whole file)."""
+
+    line: int
+    """Line number."""
+    message: str
+    """What is wrong, quoting the input."""
+
+
+@dataclass(frozen=True, slots=True)
+class CheckResult:
+    """The verdict on one record."""
+
+    file: str
+    """The file checked (or a label)."""
+    ok: bool
+    """True when no problem was found."""
+    complete: bool
+    """True when the game reached its end with every end-of-game line."""
+    errors: tuple[Problem, ...]
+    """Every problem, in line order."""
+    final_scores: dict[str, int] = field(default_factory=dict)
+    """Each player's last cumulative score, by nickname."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``--json`` form of the result."""
+        return {
+            "file": self.file,
+            "ok": self.ok,
+            "complete": self.complete,
+            "errors": [{"line": p.line, "message": p.message} for p in self.errors],
+            "final_scores": self.final_scores,
+        }
+
+
+class _Replay:
+    """Mutable bookkeeping for one check; lives only inside :func:`check_record`."""
+
+    def __init__(self, record: GameRecord, tile_set: TileSet, board: Board) -> None:
+        self.rec = record
+        self.ts = tile_set
+        self.board = board
+        self.problems: list[Problem] = []
+        self.nicks = [p.nick for p in record.players]
+        self.total = [0, 0]  # last declared cumulative per player
+        self.held = [tile_set.rack_size, tile_set.rack_size]
+        self.kept: list[Counter[str] | None] = [None, None]  # known leave per player
+        self.turn: int | None = None
+        self.scoreless = 0
+        self.over: str | None = None  # why the game ended
+        self.out_player: int | None = None
+        self.last: tuple[int, Event, Placement | None, int, int] | None = None
+        self.paid_out: set[int] = set()
+        self.deducted: set[int] = set()
+        self.timed: set[int] = set()
+        self.pending_deduction: tuple[int, int] | None = None  # (player, value) old convention
+
+    # --- helpers -------------------------------------------------------------
+    def err(self, ev: Event | int, message: str) -> None:
+        line = ev if isinstance(ev, int) else ev.line
+        self.problems.append(Problem(line, message))
+
+    def bag(self) -> int:
+        return self.ts.total - self.board.tile_count() - self.held[0] - self.held[1]
+
+    def unplayed(self) -> Counter[str]:
+        """Tiles not on the board: in the bag or on either rack."""
+        pool = self.ts.distribution()
+        pool.subtract(self.board.tiles())
+        return +pool
+
+    def check_total(self, p: int, ev: Event) -> None:
+        expected = self.total[p] + ev.score
+        if ev.cumulative != expected:
+            self.err(
+                ev,
+                f"{self.nicks[p]}'s total {ev.cumulative} should be "
+                f"{self.total[p]} {ev.score:+d} = {expected}",
+            )
+        self.total[p] = ev.cumulative
+
+    def check_rack(self, p: int, ev: Event) -> Counter[str] | None:
+        """Parse and check the rack field; None when it is absent or unusable."""
+        if not ev.rack:
+            return None
+        try:
+            rack = parse_rack(ev.rack, self.ts)
+        except EngineError as exc:
+            self.err(ev, str(exc))
+            return None
+        size = sum(rack.values())
+        if size > self.held[p]:
+            self.err(
+                ev,
+                f"rack {ev.rack!r} has {size} tiles but {self.nicks[p]} can hold only {self.held[p]}",
+            )
+        if not is_subrack(rack, self.unplayed()):
+            self.err(
+                ev,
+                f"rack {ev.rack!r} cannot be: the tile set {self.ts.name!r} has no more of "
+                + repr(rack_string(+(rack - self.unplayed()))),
+            )
+            return None
+        kept = self.kept[p]
+        if kept is not None and size == self.held[p] and not is_subrack(kept, rack):
+            self.err(
+                ev,
+                f"rack {ev.rack!r} lacks {rack_string(+(kept - rack))!r} "
+                f"kept from {self.nicks[p]}'s previous rack",
+            )
+        return rack
+
+    def take_turn(self, p: int, ev: Event) -> bool:
+        """Check that ``p`` may take a turn now; returns False if the line is out of place."""
+        if self.over is not None:
+            self.err(ev, f"{ev.kind.value} by {self.nicks[p]} after the game ended ({self.over})")
+            self.total[p] = ev.cumulative
+            return False
+        if self.turn is not None and self.turn != p:
+            self.err(ev, f"{self.nicks[p]} moves out of turn; it is {self.nicks[self.turn]}'s turn")
+        return True
+
+    def end_turn(self, p: int, scored: bool) -> None:
+        self.turn = 1 - p
+        self.scoreless = 0 if scored else self.scoreless + 1
+        if self.scoreless >= SCORELESS_TURNS_END and self.over is None:
+            self.over = f"{SCORELESS_TURNS_END} scoreless turns"
+
+    # --- events ----------------------------------------------------------------
+    def placement(self, p: int, ev: Event) -> None:
+        if not self.take_turn(p, ev):
+            return
+        rack = self.check_rack(p, ev)
+        assert ev.move is not None
+        try:
+            pl = place(self.board, ev.move, self.ts)
+        except EngineError as exc:
+            self.err(ev, str(exc))
+            self.check_total(p, ev)
+            self.end_turn(p, ev.score != 0)
+            self.last = None
+            return
+        used = Counter(pl.rack_tiles)
+        if rack is not None and not is_subrack(used, rack):
+            self.err(
+                ev,
+                f"play {ev.move.gcg()!r} uses {rack_string(+(used - rack))!r}, "
+                f"not on the rack {ev.rack!r}",
+            )
+        n = len(pl.new)
+        if n > self.held[p]:
+            self.err(ev, f"play {ev.move.gcg()!r} uses {n} tiles; {self.nicks[p]} holds {self.held[p]}")
+        if pl.score != ev.score:
+            words = ", ".join(f"{w} {s}" for w, s in zip(pl.words, pl.word_scores, strict=True))
+            bonus = f" + {self.ts.bingo_bonus} bonus" if pl.bingo else ""
+            self.err(
+                ev,
+                f"play {ev.move.gcg()!r} scores {pl.score} ({words}{bonus}), not {ev.score:+d}",
+            )
+        self.check_total(p, ev)
+        self.last = (p, ev, pl, self.held[p], self.scoreless)
+        self.board = self.board.with_tiles(pl.new)
+        self.held[p] = max(0, self.held[p] - n)
+        self.held[p] += min(n, max(0, self.bag()))
+        self.kept[p] = leave(rack, used) if rack is not None and is_subrack(used, rack) else None
+        self.end_turn(p, ev.score != 0)
+        if self.held[p] == 0 and self.bag() <= 0 and self.over is None:
+            self.over = f"{self.nicks[p]} went out"
+            self.out_player = p
+
+    def withdrawn(self, p: int, ev: Event) -> None:
+        last = self.last
+        if last is None or last[0] != p or last[1].kind is not EventKind.PLACEMENT or last[2] is None:
+            self.err(ev, f"{self.nicks[p]} withdraws a play, but the last move was not theirs to withdraw")
+            self.check_total(p, ev)
+            return
+        _, played, pl, held_before, scoreless_before = last
+        if ev.score != -played.score:
+            self.err(ev, f"withdrawing {played.move}: expected {-played.score:+d}, got {ev.score:+d}")
+        self.check_total(p, ev)
+        self.board = self.board.without(i for i, _ in pl.new)
+        self.held[p] = held_before
+        if self.out_player == p:
+            self.over, self.out_player = None, None
+        self.kept[p] = None
+        self.scoreless = scoreless_before
+        self.end_turn(p, scored=False)
+        self.last = (p, ev, None, held_before, scoreless_before)
+
+    def exchange(self, p: int, ev: Event) -> None:
+        if not self.take_turn(p, ev):
+            return
+        rack = self.check_rack(p, ev)
+        bag = self.bag()
+        if bag < EXCHANGE_MIN_BAG:
+            self.err(ev, f"exchange with {bag} tiles in the bag; at least {EXCHANGE_MIN_BAG} needed")
+        if ev.score != 0:
+            self.err(ev, f"an exchange scores 0, not {ev.score:+d}")
+        count = ev.exchange_count if ev.exchange_count is not None else len(ev.exchanged)
+        if count < 1 or count > self.held[p]:
+            self.err(ev, f"cannot exchange {count} tiles from a rack of {self.held[p]}")
+        self.kept[p] = None
+        if ev.exchanged:
+            try:
+                swapped = parse_rack(ev.exchanged, self.ts)
+            except EngineError as exc:
+                self.err(ev, str(exc))
+            else:
+                if rack is not None:
+                    if is_subrack(swapped, rack):
+                        self.kept[p] = leave(rack, swapped)
+                    else:
+                        self.err(ev, f"exchanges {ev.exchanged!r}, not all on the rack {ev.rack!r}")
+        self.check_total(p, ev)
+        self.last = (p, ev, None, self.held[p], self.scoreless)
+        self.end_turn(p, scored=False)
+
+    def pass_(self, p: int, ev: Event) -> None:
+        if not self.take_turn(p, ev):
+            return
+        rack = self.check_rack(p, ev)
+        if ev.score != 0:
+            self.err(ev, f"a pass scores 0, not {ev.score:+d}")
+        self.check_total(p, ev)
+        self.kept[p] = rack
+        self.last = (p, ev, None, self.held[p], self.scoreless)
+        self.end_turn(p, scored=False)
+
+    def challenge_bonus(self, p: int, ev: Event) -> None:
+        last = self.last
+        if last is None or last[0] != p or last[2] is None:
+            self.err(ev, f"challenge bonus for {self.nicks[p]}, but the last move is not their play")
+        if ev.score < 0:
+            self.err(ev, f"a challenge bonus cannot be negative: {ev.score:+d}")
+        self.check_total(p, ev)
+
+    def end_points(self, p: int, ev: Event) -> None:
+        if self.out_player != p:
+            self.err(ev, f"points for the opponent's tiles, but {self.nicks[p]} has not gone out")
+            self.check_total(p, ev)
+            return
+        if p in self.paid_out:
+            self.err(ev, "points for the opponent's tiles given twice")
+        self.paid_out.add(p)
+        try:
+            shown = parse_rack(ev.end_rack, self.ts)
+        except EngineError as exc:
+            self.err(ev, str(exc))
+            self.check_total(p, ev)
+            return
+        left = self.unplayed()
+        if shown != left:
+            self.err(
+                ev,
+                f"opponent's tiles ({ev.end_rack}) are not the tiles left unplayed "
+                f"({rack_string(left)})",
+            )
+        value = self.ts.rack_value(shown.elements())
+        if ev.score == 2 * value:
+            pass
+        elif ev.score == value:
+            # Older WESPA/ABSP convention: the opponent loses the same on a line of their own.
+            self.pending_deduction = (1 - p, value)
+        else:
+            self.err(ev, f"going out earns 2 x {value} = {2 * value} for ({ev.end_rack}), not {ev.score:+d}")
+        self.check_total(p, ev)
+
+    def end_deduction(self, p: int, ev: Event) -> None:
+        if self.over is None:
+            self.err(ev, f"tiles deducted from {self.nicks[p]} before the game ended")
+            self.check_total(p, ev)
+            return
+        if p in self.deducted:
+            self.err(ev, f"{self.nicks[p]}'s tiles deducted twice")
+        self.deducted.add(p)
+        try:
+            shown = parse_rack(ev.end_rack, self.ts)
+        except EngineError as exc:
+            self.err(ev, str(exc))
+            self.check_total(p, ev)
+            return
+        value = self.ts.rack_value(shown.elements())
+        if ev.rack and parse_rack(ev.rack, self.ts) != shown:
+            self.err(ev, f"rack {ev.rack!r} and deducted tiles ({ev.end_rack}) differ")
+        if self.out_player is not None:
+            if self.pending_deduction is None or self.pending_deduction[0] != p:
+                self.err(ev, f"{self.nicks[p]} loses tiles after the opponent went out with 2x points")
+            elif shown != self.unplayed():
+                self.err(ev, f"deducted tiles ({ev.end_rack}) are not the tiles left unplayed")
+            self.pending_deduction = None
+        elif not is_subrack(shown, self.unplayed()):
+            self.err(ev, f"deducted tiles ({ev.end_rack}) cannot be on the rack")
+        if ev.score != -value:
+            self.err(ev, f"tiles ({ev.end_rack}) are worth {value}: expected {-value:+d}, got {ev.score:+d}")
+        self.check_total(p, ev)
+
+    def time_penalty(self, p: int, ev: Event) -> None:
+        if self.over is None:
+            self.err(ev, f"time penalty for {self.nicks[p]} before the game ended")
+        if p in self.timed:
+            self.err(ev, f"{self.nicks[p]} has a time penalty twice")
+        self.timed.add(p)
+        if ev.score > 0:
+            self.err(ev, f"a time penalty cannot add points: {ev.score:+d}")
+        self.check_total(p, ev)
+
+    def complete(self) -> bool:
+        if self.over is None or self.rec.incomplete:
+            return False
+        if self.out_player is not None:
+            return self.out_player in self.paid_out and self.pending_deduction is None
+        return self.deducted == {0, 1}
+
+
+def check_record(
+    record: GameRecord,
+    *,
+    label: str = "<record>",
+    tile_set: TileSet | None = None,
+    board: Board | None = None,
+) -> CheckResult:
+    """Replay ``record`` and report every inconsistency."""
+    ts = tile_set or load_tile_set("english")
+    rp = _Replay(record, ts, board or Board.empty())
+    if len(record.players) != 2:
+        rp.err(0, "the record does not name two players")
+    dispatch = {
+        EventKind.PLACEMENT: rp.placement,
+        EventKind.WITHDRAWN: rp.withdrawn,
+        EventKind.PASS: rp.pass_,
+        EventKind.EXCHANGE: rp.exchange,
+        EventKind.CHALLENGE_BONUS: rp.challenge_bonus,
+        EventKind.END_POINTS: rp.end_points,
+        EventKind.END_DEDUCTION: rp.end_deduction,
+        EventKind.TIME_PENALTY: rp.time_penalty,
+    }
+    for ev in record.events:
+        p = record.nick_index(ev.nick)
+        if p is None:
+            rp.err(ev, f"unknown player {ev.nick!r}")
+            continue
+        dispatch[ev.kind](p, ev)
+    for pragma in record.all_pragmas():
+        if pragma.name in ("rack1", "rack2"):
+            try:
+                rack = parse_rack(pragma.value.split()[0] if pragma.value else "", ts)
+            except EngineError as exc:
+                rp.err(pragma.line, str(exc))
+                continue
+            if not is_subrack(rack, rp.unplayed()):
+                rp.err(pragma.line, f"#{pragma.name} {pragma.value!r} cannot be with this board")
+    final = {nick: rp.total[i] for i, nick in enumerate(rp.nicks)}
+    errors = tuple(sorted(rp.problems, key=lambda pr: pr.line))
+    return CheckResult(label, not errors, rp.complete(), errors, final)
+
+
+def check_file(path: str | Path) -> CheckResult:
+    """Read and check one GCG file; unreadable files are reported, never raised."""
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except OSError as exc:
+        return CheckResult(str(path), False, False, (Problem(0, f"cannot read: {exc.strerror}"),))
+    parsed = parse_gcg(data)
+    result = check_record(parsed.record, label=str(path))
+    syntax = tuple(Problem(e.line, e.message) for e in parsed.errors)
+    if not syntax:
+        return result
+    errors = tuple(sorted(syntax + result.errors, key=lambda pr: pr.line))
+    return CheckResult(str(path), False, False, errors, result.final_scores)
+
+

@@ -1,0 +1,259 @@
+"""Reading GCG records: liberal in layout, strict in what the fields mean.
+
+Accepted layout variations seen in records from the wild: CR/LF line ends,
+several spaces or tabs between fields, lower-case coordinates, an empty rack
+field, and extra annotation after the cumulative score. Everything else that
+cannot be read is reported with its line number; reading goes on so that one
+pass reports every problem.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from dataclasses import dataclass, replace
+
+from engine.errors import GcgError, NotationError
+from engine.gcg.record import Event, EventKind, GameRecord, Player, Pragma
+from engine.notation import Move, parse_move
+
+__all__ = ["ParseResult", "parse_gcg", "read_gcg"]
+
+_INT = re.compile(r"[+-]?[0-9]+")
+_RACK = re.compile(r"[A-Za-z?]+")
+_POSITION = re.compile(r"[0-9]{1,2}[A-Za-z]|[A-Za-z][0-9]{1,2}")
+_EXCHANGE = re.compile(r"-([A-Za-z?]+|[0-9]+)")
+_PAREN_RACK = re.compile(r"\(([A-Za-z?]*)\)")
+_EVENT = re.compile(r">(\S+?):(?:\s+(.*))?")
+
+# Pragmas that must come before the first event.
+_HEADER_ONLY = {"player1", "player2", "title", "description", "id", "lexicon"}
+
+
+@dataclass(frozen=True, slots=True)
+class ParseResult:
+    """A record read as far as possible, and every problem met on the way."""
+
+    record: GameRecord
+    """What could be read."""
+    errors: tuple[GcgError, ...]
+    """Problems, each with its line number, in file order."""
+
+
+def _decode(data: bytes) -> tuple[str, str, list[GcgError]]:
+    """Decode per GCG: UTF-8 when line 1 declares it (or a UTF-8 BOM leads), else ISO-8859-1."""
+    errors: list[GcgError] = []
+    if data.startswith(codecs.BOM_UTF8):
+        data = data[len(codecs.BOM_UTF8) :]
+        declared = "UTF-8"
+    else:
+        declared = ""
+    first = data.split(b"\n", 1)[0].strip()
+    if first.startswith(b"#character-encoding"):
+        name = first[len(b"#character-encoding") :].strip().decode("latin-1")
+        if name.upper().replace("_", "-") in ("UTF-8", "UTF8"):
+            declared = "UTF-8"
+        else:
+            errors.append(GcgError(1, f"unsupported character encoding {name!r} (GCG allows UTF-8)"))
+            return data.decode("latin-1"), "ISO-8859-1", errors
+    if declared == "UTF-8":
+        try:
+            return data.decode("utf-8"), "UTF-8", errors
+        except UnicodeDecodeError as exc:
+            line = data.count(b"\n", 0, exc.start) + 1
+            errors.append(
+                GcgError(
+                    line,
+                    f"byte {data[exc.start : exc.start + 1]!r} at offset {exc.start} is not UTF-8, "
+                    "though the file declares UTF-8",
+                )
+            )
+            return data.decode("utf-8", errors="replace"), "UTF-8", errors
+    return data.decode("latin-1"), "ISO-8859-1", errors
+
+
+def _classify(
+    head: list[str], score: int, nick: str, line: int, text: str
+) -> Event | GcgError | None:
+    """Turn the tokens before the score into an event, or None if they fit no form."""
+    if not head:
+        return None
+    rack = ""
+    if len(head) >= 2 and _RACK.fullmatch(head[0]) and not _POSITION.fullmatch(head[0]):
+        # A rack can only be followed by one or two move tokens.
+        rack, rest = head[0], head[1:]
+    else:
+        rest = head
+
+    def mk(
+        kind: EventKind,
+        *,
+        move: Move | None = None,
+        exchanged: str = "",
+        exchange_count: int | None = None,
+        end_rack: str = "",
+    ) -> Event:
+        return Event(
+            kind,
+            nick,
+            rack,
+            score,
+            0,
+            move=move,
+            exchanged=exchanged,
+            exchange_count=exchange_count,
+            end_rack=end_rack,
+            line=line,
+        )
+
+    if len(rest) == 2 and _POSITION.fullmatch(rest[0]):
+        try:
+            move = parse_move(rest[0], rest[1])
+        except NotationError as exc:
+            return GcgError(line, f"{exc} in {text!r}")
+        return mk(EventKind.PLACEMENT, move=move)
+    if len(rest) != 1:
+        return None
+    tok = rest[0]
+    if tok == "--":
+        return mk(EventKind.WITHDRAWN)
+    if tok == "-":
+        return mk(EventKind.PASS)
+    if tok == "(challenge)":
+        return mk(EventKind.CHALLENGE_BONUS)
+    if tok == "(time)":
+        return mk(EventKind.TIME_PENALTY)
+    m = _EXCHANGE.fullmatch(tok)
+    if m:
+        what = m.group(1)
+        if what.isdigit():
+            return mk(EventKind.EXCHANGE, exchange_count=int(what))
+        return mk(EventKind.EXCHANGE, exchanged=what)
+    m = _PAREN_RACK.fullmatch(tok)
+    if m and m.group(1):
+        kind = EventKind.END_POINTS if score >= 0 and not rack else EventKind.END_DEDUCTION
+        if kind is EventKind.END_DEDUCTION and score > 0:
+            return GcgError(line, f"a deduction for tiles left must be negative in {text!r}")
+        return mk(kind, end_rack=m.group(1))
+    return None
+
+
+def _event(line: int, text: str, players: tuple[Player, ...]) -> Event | GcgError:
+    m = _EVENT.fullmatch(text.strip())
+    if not m:
+        return GcgError(line, f"event line must start '>nick:', got {text!r}")
+    nick, rest = m.group(1), (m.group(2) or "")
+    if players and nick not in {p.nick for p in players}:
+        known = ", ".join(repr(p.nick) for p in players)
+        return GcgError(line, f"unknown player {nick!r} (players: {known})")
+    tokens = rest.split()
+    # Find where the score and cumulative are: the first split whose head is a
+    # valid event form and which is followed by two integers.
+    for i in range(1, min(len(tokens) - 1, 4)):
+        if not (_INT.fullmatch(tokens[i]) and _INT.fullmatch(tokens[i + 1])):
+            continue
+        ev = _classify(tokens[:i], int(tokens[i]), nick, line, text)
+        if ev is None:
+            continue
+        if isinstance(ev, GcgError):
+            return ev
+        return replace(ev, cumulative=int(tokens[i + 1]), annotation=" ".join(tokens[i + 2 :]))
+    ints = [i for i, t in enumerate(tokens) if _INT.fullmatch(t)]
+    if not ints:
+        return GcgError(line, f"truncated event line {text.strip()!r}: no score and total")
+    if ints[-1] == len(tokens) - 1 and (len(ints) == 1 or ints[-2] != ints[-1] - 1):
+        return GcgError(line, f"truncated event line {text.strip()!r}: a score but no total")
+    return GcgError(line, f"cannot read event line {text.strip()!r}")
+
+
+def parse_gcg(data: bytes | str) -> ParseResult:
+    """Read a GCG record, collecting every problem instead of stopping at the first."""
+    errors: list[GcgError] = []
+    if isinstance(data, bytes):
+        text, encoding, errors = _decode(data)
+    else:
+        text, encoding = data, "ISO-8859-1"
+        if text.startswith("#character-encoding"):
+            encoding = "UTF-8"
+    players: list[Player] = []
+    header: list[Pragma] = []
+    events: list[Event] = []
+    pending: list[Pragma] = []  # pragmas after the last event
+    last_was_note = False
+    for lineno, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line:
+            last_was_note = False
+            continue
+        if line.startswith("#"):
+            name, _, value = line[1:].partition(" ")
+            name, value = name.strip(), value.strip()
+            if "\t" in name:
+                name, _, more = name.partition("\t")
+                value = (more + " " + value).strip()
+            last_was_note = name == "note"
+            if name == "character-encoding":
+                if lineno != 1:
+                    errors.append(GcgError(lineno, "#character-encoding must be on line 1"))
+                continue
+            if events and name in _HEADER_ONLY:
+                errors.append(GcgError(lineno, f"#{name} must come before the first move"))
+                continue
+            if name in ("player1", "player2"):
+                nick, _, full = value.partition(" ")
+                if not nick:
+                    errors.append(GcgError(lineno, f"#{name} needs a nickname: {line!r}"))
+                elif any(p.nick == nick for p in players):
+                    errors.append(GcgError(lineno, f"both players have the nickname {nick!r}"))
+                elif len(players) != int(name[-1]) - 1:
+                    errors.append(GcgError(lineno, f"#{name} out of order"))
+                else:
+                    players.append(Player(nick, full.strip()))
+                continue
+            pragma = Pragma(name, value, lineno)
+            (pending if events else header).append(pragma)
+            continue
+        if line.startswith(">"):
+            last_was_note = False
+            if len(players) != 2:
+                errors.append(GcgError(lineno, "moves begin before both #player1 and #player2"))
+                players_t: tuple[Player, ...] = ()
+            else:
+                players_t = tuple(players)
+            ev = _event(lineno, raw, players_t)
+            if isinstance(ev, GcgError):
+                errors.append(ev)
+                continue
+            if events and pending:
+                events[-1] = replace(events[-1], pragmas=events[-1].pragmas + tuple(pending))
+            pending = []
+            events.append(ev)
+            continue
+        if last_was_note:
+            # A note may run on over several lines.
+            target = pending if events else header
+            if target:
+                last = target[-1]
+                target[-1] = Pragma(last.name, last.value + "\n" + line, last.line)
+                continue
+        errors.append(GcgError(lineno, f"unknown line {line!r}"))
+    if events and pending:
+        events[-1] = replace(events[-1], pragmas=events[-1].pragmas + tuple(pending))
+    elif pending:
+        header.extend(pending)
+    if len(players) != 2 and not any("player" in e.message for e in errors):
+        errors.append(GcgError(0, f"a record needs #player1 and #player2; found {len(players)}"))
+    record = GameRecord(tuple(players), tuple(header), tuple(events), encoding)
+    return ParseResult(record, tuple(errors))
+
+
+def read_gcg(data: bytes | str) -> GameRecord:
+    """Read a GCG record strictly.
+
+    Raises:
+        GcgError: The first problem found, with its line number.
+    """
+    result = parse_gcg(data)
+    if result.errors:
+        raise result.errors[0]
+    return result.record

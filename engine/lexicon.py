@@ -1,0 +1,106 @@
+"""The word judge.
+
+A tournament word judge rules on a *play*, not on single words: given every
+word challenged in one turn it answers only "acceptable" or "unacceptable" and
+never says which word failed (NZASP 6.13-6.15). :class:`WordList` does that
+from a plain text list; without a list the engine works on and the verdict is
+entered by an adjudicator (:class:`Adjudicator`).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from engine.errors import WordListError
+
+__all__ = ["Adjudicator", "Judge", "Verdict", "WordList", "load_word_list"]
+
+
+class Verdict(enum.Enum):
+    """The outcome of a challenge, for the play as a whole."""
+
+    ACCEPTABLE = "acceptable"
+    UNACCEPTABLE = "unacceptable"
+
+
+class Judge(Protocol):
+    """Anything that rules on a challenged play. ``None`` means "ask a human"."""
+
+    def judge(self, words: Iterable[str]) -> Verdict | None:
+        """Rule on every word challenged in one turn, together."""
+        ...
+
+
+class Adjudicator:
+    """The null judge: no word list is loaded, so every verdict is entered by an
+    adjudicator or referee (NZASP 6.15.3) and recorded as an event."""
+
+    def judge(self, words: Iterable[str]) -> Verdict | None:
+        """Always ``None``: the verdict must come from a person."""
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class WordList:
+    """A set of acceptable words, upper case."""
+
+    name: str
+    """Where the list came from (file name or label)."""
+    words: frozenset[str]
+    """The acceptable words."""
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    def judge(self, words: Iterable[str]) -> Verdict:
+        """Acceptable only if every word is in the list; the answer names no word.
+
+        >>> wl = WordList.from_lines("t", ["cat", "at"])
+        >>> wl.judge(["CAT", "AT"]).value, wl.judge(["CAT", "TA"]).value
+        ('acceptable', 'unacceptable')
+        """
+        listed = self.words
+        ok = all(w.upper() in listed for w in words)
+        return Verdict.ACCEPTABLE if ok else Verdict.UNACCEPTABLE
+
+    @classmethod
+    def from_lines(cls, name: str, lines: Iterable[str]) -> WordList:
+        """Build from lines: one word per line, any case. A definition after the word
+        (as exported lexicon lists have) is ignored, and so are blank lines and
+        comment lines starting with ``#``."""
+        words: set[str] = set()
+        add = words.add
+        for line in lines:
+            parts = line.split(None, 1)
+            if not parts:
+                continue
+            word = parts[0]
+            if word[0] == "#":
+                continue
+            add(word.upper())
+        return cls(name, frozenset(words))
+
+
+def load_word_list(path: str | Path) -> WordList:
+    """Load a word list from a text file (UTF-8, or Latin-1 when not valid UTF-8).
+
+    Raises:
+        WordListError: The file cannot be read, or it holds no word at all.
+    """
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise WordListError(f"cannot read word list {str(p)!r}: {exc.strerror}") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = raw.decode("latin-1")
+    wl = WordList.from_lines(p.name, text.splitlines())
+    if not wl.words:
+        raise WordListError(f"word list {str(p)!r} holds no words")
+    return wl

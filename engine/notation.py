@@ -1,0 +1,117 @@
+"""GCG move notation.
+
+A position is written ``8D`` for a play *across* starting on row 8, column D,
+and ``D8`` for a play *down* starting on the same square. In the tiles of a
+play, ``.`` is a tile already on the board and a lower-case letter is a blank
+named as that letter.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from engine.errors import NotationError
+
+__all__ = ["Move", "Position", "parse_move", "parse_position"]
+
+_ACROSS = re.compile(r"([0-9]{1,2})([A-Za-z])")
+_DOWN = re.compile(r"([A-Za-z])([0-9]{1,2})")
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """Where a play starts and which way it runs. Rows and columns count from 0."""
+
+    row: int
+    """Row, 0 for row 1."""
+    col: int
+    """Column, 0 for column A."""
+    across: bool
+    """True for a play along the row, False for one down the column."""
+
+    def gcg(self) -> str:
+        """The GCG form: ``8D`` across, ``D8`` down.
+
+        >>> Position(7, 3, True).gcg(), Position(7, 3, False).gcg()
+        ('8D', 'D8')
+        """
+        letter = chr(ord("A") + self.col)
+        return f"{self.row + 1}{letter}" if self.across else f"{letter}{self.row + 1}"
+
+    def __str__(self) -> str:
+        return self.gcg()
+
+
+def parse_position(text: str) -> Position:
+    """Parse a GCG position, upper or lower case.
+
+    >>> parse_position("8D")
+    Position(row=7, col=3, across=True)
+    >>> parse_position("d8")
+    Position(row=7, col=3, across=False)
+
+    Raises:
+        NotationError: ``text`` is not a position.
+    """
+    m = _ACROSS.fullmatch(text)
+    if m:
+        row, col, across = int(m.group(1)), m.group(2), True
+    else:
+        m = _DOWN.fullmatch(text)
+        if not m:
+            raise NotationError(f"not a board position: {text!r} (expected e.g. '8D' or 'D8')")
+        col, row, across = m.group(1), int(m.group(2)), False
+    if row < 1:
+        raise NotationError(f"row must be 1 or more in {text!r}")
+    return Position(row - 1, ord(col.upper()) - ord("A"), across)
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A tile placement as GCG writes it: a position and the tiles of the main word."""
+
+    position: Position
+    """Start square and direction."""
+    tiles: str
+    """Letters of the main word: ``.`` for a tile on the board, lower case for a blank."""
+
+    def gcg(self) -> str:
+        """The GCG form, e.g. ``8D WINDY``."""
+        return f"{self.position.gcg()} {self.tiles}"
+
+    def __str__(self) -> str:
+        return self.gcg()
+
+
+def check_tiles(tiles: str) -> str:
+    """Check the tiles field of a play: letters, ``.`` for played-through squares.
+
+    Raises:
+        NotationError: Empty, or holds a character that is neither a letter nor ``.``.
+    """
+    if not tiles:
+        raise NotationError("a play needs at least one tile")
+    for ch in tiles:
+        if ch != "." and not (ch.isalpha() and (ch.isupper() or ch.islower())):
+            raise NotationError(f"bad tile {ch!r} in play {tiles!r}")
+    if all(ch == "." for ch in tiles):
+        raise NotationError(f"play {tiles!r} places no new tile")
+    return tiles
+
+
+def parse_move(text: str, tiles: str | None = None) -> Move:
+    """Parse a placement: ``parse_move("8D WINDY")`` or ``parse_move("8D", "WINDY")``.
+
+    >>> parse_move("h8 .aFS").gcg()
+    'H8 .aFS'
+
+    Raises:
+        NotationError: The position or the tiles are malformed.
+    """
+    if tiles is None:
+        parts = text.split()
+        if len(parts) != 2:
+            raise NotationError(f"expected a position and tiles, got {text!r}")
+        text, tiles = parts
+    return Move(parse_position(text), check_tiles(tiles))
