@@ -1,0 +1,56 @@
+"""``rackclock gcg check FILE... [--json]``: replay game records through the engine."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from engine.gcg import CheckResult, check_file
+
+__all__ = ["register"]
+
+
+def register(sub: Any) -> None:
+    """Add the ``gcg`` command group to a sub-parser collection."""
+    gcg = sub.add_parser("gcg", help="work with GCG game records")
+    gsub = gcg.add_subparsers(dest="gcg_command", metavar="ACTION", required=True)
+    check = gsub.add_parser(
+        "check",
+        help="replay records and verify every placement, rack, score and the end of game",
+        description=(
+            "Replays each record through the engine: validates every placement, checks racks "
+            "against the tile set and from turn to turn, recomputes every score and total, and "
+            "checks the turn order and the end of the game. Exit status 0 only if every file "
+            "is consistent."
+        ),
+    )
+    check.add_argument("files", nargs="+", metavar="FILE", help="GCG files")
+    check.add_argument("--json", action="store_true", help="one JSON object per file, per line")
+    check.set_defaults(handler=run_check)
+
+
+def _human(result: CheckResult) -> str:
+    scores = ", ".join(f"{nick} {score}" for nick, score in result.final_scores.items())
+    if result.ok:
+        state = "complete" if result.complete else "incomplete"
+        return f"OK    {result.file}  ({state}; {scores})"
+    lines = [f"FAIL  {result.file}"]
+    for p in result.errors:
+        where = f"line {p.line}" if p.line else "file"
+        lines.append(f"  {where}: {p.message}")
+    return "\n".join(lines)
+
+
+def run_check(args: argparse.Namespace) -> int:
+    """Check each file; print one result per file."""
+    all_ok = True
+    for path in args.files:
+        result = check_file(path)
+        all_ok &= result.ok
+        if args.json:
+            sys.stdout.write(json.dumps(result.to_json(), ensure_ascii=False) + "\n")
+        else:
+            sys.stdout.write(_human(result) + "\n")
+    return 0 if all_ok else 1
