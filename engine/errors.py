@@ -24,8 +24,8 @@ __all__ = [
     "OffBoardError",
     "ThroughSquareEmptyError",
     "UnknownTileError",
-    "WordNotWholeError",
     "WordListError",
+    "WordNotWholeError",
 ]
 
 

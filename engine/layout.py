@@ -63,7 +63,9 @@ def _parse(name: str, text: str, source: str) -> Layout:
     word: list[int] = []
     for r, row in enumerate(grid):
         if len(row) != cols:
-            raise DataFileError(f"layout {source!r}: row {r + 1} has {len(row)} squares, not {cols}")
+            raise DataFileError(
+                f"layout {source!r}: row {r + 1} has {len(row)} squares, not {cols}"
+            )
         for c, sym in enumerate(row):
             if sym not in _SYMBOLS:
                 raise DataFileError(f"layout {source!r}: unknown square {sym!r} at row {r + 1}")
@@ -73,7 +75,9 @@ def _parse(name: str, text: str, source: str) -> Layout:
             if sym == "*":
                 centres.append(r * cols + c)
     if len(centres) != 1:
-        raise DataFileError(f"layout {source!r}: needs exactly one centre '*', found {len(centres)}")
+        raise DataFileError(
+            f"layout {source!r}: needs exactly one centre '*', found {len(centres)}"
+        )
     return Layout(
         name=name,
         rows=len(grid),

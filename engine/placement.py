@@ -21,8 +21,8 @@ from engine.board import EMPTY, Board
 from engine.errors import (
     CentreNotCoveredError,
     GapError,
-    NoTilesPlacedError,
     NotConnectedError,
+    NoTilesPlacedError,
     NotInLineError,
     NoWordError,
     OccupiedSquareError,
@@ -165,7 +165,11 @@ def place(board: Board, move: Move, tile_set: TileSet) -> Placement:
         hi = idx
         while True:
             nxt = hi + cross
-            if nxt >= total_cells or (cross == 1 and nxt // cols != idx // cols) or cells[nxt] == EMPTY:
+            if (
+                nxt >= total_cells
+                or (cross == 1 and nxt // cols != idx // cols)
+                or cells[nxt] == EMPTY
+            ):
                 break
             hi = nxt
         if lo != hi:
@@ -253,7 +257,7 @@ def move_from_squares(board: Board, tiles: Iterable[tuple[int, int, str]]) -> Mo
     r0, c0, _ = laid[0]
     r1, c1, _ = laid[-1]
     # Extend back and forward over tiles already on the board.
-    while 0 <= r0 - dr and 0 <= c0 - dc and board.at(r0 - dr, c0 - dc) != EMPTY:
+    while r0 - dr >= 0 and c0 - dc >= 0 and board.at(r0 - dr, c0 - dc) != EMPTY:
         r0, c0 = r0 - dr, c0 - dc
     while r1 + dr < lay.rows and c1 + dc < lay.cols and board.at(r1 + dr, c1 + dc) != EMPTY:
         r1, c1 = r1 + dr, c1 + dc

@@ -53,7 +53,9 @@ def leave(rack: Counter[str], used: Counter[str]) -> Counter[str]:
     return +out
 
 
-def going_out_bonus(opponent_rack: Counter[str] | str, tile_set: TileSet, *, factor: int = 2) -> int:
+def going_out_bonus(
+    opponent_rack: Counter[str] | str, tile_set: TileSet, *, factor: int = 2
+) -> int:
     """Points the player who goes out receives: ``factor`` times the value of the
     opponent's remaining tiles (2 under NASPA, WESPA and NZASP 8.1; 1 in older
     ABSP/WESPA records, where the opponent also loses the same amount)."""

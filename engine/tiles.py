@@ -94,7 +94,9 @@ def _parse(name: str, text: str, source: str) -> TileSet:
             or len(spec) != 2
             or not all(isinstance(x, int) and x >= 0 for x in spec)
         ):
-            raise DataFileError(f"tile set {source!r}: {letter!r} needs [count, value], got {spec!r}")
+            raise DataFileError(
+                f"tile set {source!r}: {letter!r} needs [count, value], got {spec!r}"
+            )
         counts[letter], values[letter] = spec[0], spec[1]
     if blank in values and values[blank] != 0:
         raise DataFileError(f"tile set {source!r}: the blank must be worth 0")

@@ -1,1 +1,1 @@
-"""firmware_bridge."""
+"""Clock devices over serial and MQTT (not built yet; see docs/architecture.md)."""

@@ -1,1 +1,2 @@
-"""terminal_ui."""
+"""The ``rackclock`` command and, later, the Textual apps for players,
+scorekeepers and directors."""

@@ -132,7 +132,7 @@ class _Replay:
         if size > self.held[p]:
             self.err(
                 ev,
-                f"rack {ev.rack!r} has {size} tiles but {self.nicks[p]} can hold only {self.held[p]}",
+                f"rack {ev.rack!r} has {size} tiles; {self.nicks[p]} can hold only {self.held[p]}",
             )
         if not is_subrack(rack, self.unplayed()):
             self.err(
@@ -189,7 +189,9 @@ class _Replay:
             )
         n = len(pl.new)
         if n > self.held[p]:
-            self.err(ev, f"play {ev.move.gcg()!r} uses {n} tiles; {self.nicks[p]} holds {self.held[p]}")
+            self.err(
+                ev, f"play {ev.move.gcg()!r} uses {n} tiles; {self.nicks[p]} holds {self.held[p]}"
+            )
         if pl.score != ev.score:
             words = ", ".join(f"{w} {s}" for w, s in zip(pl.words, pl.word_scores, strict=True))
             bonus = f" + {self.ts.bingo_bonus} bonus" if pl.bingo else ""
@@ -210,13 +212,24 @@ class _Replay:
 
     def withdrawn(self, p: int, ev: Event) -> None:
         last = self.last
-        if last is None or last[0] != p or last[1].kind is not EventKind.PLACEMENT or last[2] is None:
-            self.err(ev, f"{self.nicks[p]} withdraws a play, but the last move was not theirs to withdraw")
+        if (
+            last is None
+            or last[0] != p
+            or last[1].kind is not EventKind.PLACEMENT
+            or last[2] is None
+        ):
+            self.err(
+                ev,
+                f"{self.nicks[p]} withdraws a play, but the last move was not theirs to withdraw",
+            )
             self.check_total(p, ev)
             return
         _, played, pl, held_before, scoreless_before = last
+        assert pl is not None  # narrowed above; tuple unpacking loses it
         if ev.score != -played.score:
-            self.err(ev, f"withdrawing {played.move}: expected {-played.score:+d}, got {ev.score:+d}")
+            self.err(
+                ev, f"withdrawing {played.move}: expected {-played.score:+d}, got {ev.score:+d}"
+            )
         self.check_total(p, ev)
         self.board = self.board.without(i for i, _ in pl.new)
         self.held[p] = held_before
@@ -233,7 +246,9 @@ class _Replay:
         rack = self.check_rack(p, ev)
         bag = self.bag()
         if bag < EXCHANGE_MIN_BAG:
-            self.err(ev, f"exchange with {bag} tiles in the bag; at least {EXCHANGE_MIN_BAG} needed")
+            self.err(
+                ev, f"exchange with {bag} tiles in the bag; at least {EXCHANGE_MIN_BAG} needed"
+            )
         if ev.score != 0:
             self.err(ev, f"an exchange scores 0, not {ev.score:+d}")
         count = ev.exchange_count if ev.exchange_count is not None else len(ev.exchanged)
@@ -269,7 +284,9 @@ class _Replay:
     def challenge_bonus(self, p: int, ev: Event) -> None:
         last = self.last
         if last is None or last[0] != p or last[2] is None:
-            self.err(ev, f"challenge bonus for {self.nicks[p]}, but the last move is not their play")
+            self.err(
+                ev, f"challenge bonus for {self.nicks[p]}, but the last move is not their play"
+            )
         if ev.score < 0:
             self.err(ev, f"a challenge bonus cannot be negative: {ev.score:+d}")
         self.check_total(p, ev)
@@ -302,7 +319,10 @@ class _Replay:
             # Older WESPA/ABSP convention: the opponent loses the same on a line of their own.
             self.pending_deduction = (1 - p, value)
         else:
-            self.err(ev, f"going out earns 2 x {value} = {2 * value} for ({ev.end_rack}), not {ev.score:+d}")
+            self.err(
+                ev,
+                f"going out earns 2 x {value} = {2 * value} for ({ev.end_rack}), not {ev.score:+d}",
+            )
         self.check_total(p, ev)
 
     def end_deduction(self, p: int, ev: Event) -> None:
@@ -324,14 +344,19 @@ class _Replay:
             self.err(ev, f"rack {ev.rack!r} and deducted tiles ({ev.end_rack}) differ")
         if self.out_player is not None:
             if self.pending_deduction is None or self.pending_deduction[0] != p:
-                self.err(ev, f"{self.nicks[p]} loses tiles after the opponent went out with 2x points")
+                self.err(
+                    ev, f"{self.nicks[p]} loses tiles after the opponent went out with 2x points"
+                )
             elif shown != self.unplayed():
                 self.err(ev, f"deducted tiles ({ev.end_rack}) are not the tiles left unplayed")
             self.pending_deduction = None
         elif not is_subrack(shown, self.unplayed()):
             self.err(ev, f"deducted tiles ({ev.end_rack}) cannot be on the rack")
         if ev.score != -value:
-            self.err(ev, f"tiles ({ev.end_rack}) are worth {value}: expected {-value:+d}, got {ev.score:+d}")
+            self.err(
+                ev,
+                f"tiles ({ev.end_rack}) are worth {value}: expected {-value:+d}, got {ev.score:+d}",
+            )
         self.check_total(p, ev)
 
     def time_penalty(self, p: int, ev: Event) -> None:
@@ -408,5 +433,3 @@ def check_file(path: str | Path) -> CheckResult:
         return result
     errors = tuple(sorted(syntax + result.errors, key=lambda pr: pr.line))
     return CheckResult(str(path), False, False, errors, result.final_scores)
-
-

@@ -54,7 +54,9 @@ def _decode(data: bytes) -> tuple[str, str, list[GcgError]]:
         if name.upper().replace("_", "-") in ("UTF-8", "UTF8"):
             declared = "UTF-8"
         else:
-            errors.append(GcgError(1, f"unsupported character encoding {name!r} (GCG allows UTF-8)"))
+            errors.append(
+                GcgError(1, f"unsupported character encoding {name!r} (GCG allows UTF-8)")
+            )
             return data.decode("latin-1"), "ISO-8859-1", errors
     if declared == "UTF-8":
         try:
