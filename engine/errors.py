@@ -23,6 +23,7 @@ __all__ = [
     "OccupiedSquareError",
     "OffBoardError",
     "ThroughSquareEmptyError",
+    "TooManyTilesError",
     "UnknownTileError",
     "WordListError",
     "WordNotWholeError",
@@ -83,6 +84,10 @@ class UnknownTileError(IllegalPlayError):
 
 class NoTilesPlacedError(IllegalPlayError):
     """The play puts no new tile on the board."""
+
+
+class TooManyTilesError(IllegalPlayError):
+    """The play puts down more new tiles than a rack holds."""
 
 
 class NoWordError(IllegalPlayError):

@@ -28,6 +28,7 @@ from engine.errors import (
     OccupiedSquareError,
     OffBoardError,
     ThroughSquareEmptyError,
+    TooManyTilesError,
     UnknownTileError,
     WordNotWholeError,
 )
@@ -191,6 +192,10 @@ def place(board: Board, move: Move, tile_set: TileSet) -> Placement:
 
     if not new:
         raise NoTilesPlacedError(f"play {quoted!r} places no new tile")
+    if len(new) > tile_set.rack_size:
+        raise TooManyTilesError(
+            f"play {quoted!r} puts down {len(new)} tiles; a rack holds {tile_set.rack_size}"
+        )
     if board.is_empty:
         if not any(idx == lay.centre for idx, _ in new):
             raise CentreNotCoveredError(
@@ -234,15 +239,9 @@ def move_from_squares(board: Board, tiles: Iterable[tuple[int, int, str]]) -> Mo
     rows_used = {r for r, _, _ in laid}
     cols_used = {c for _, c, _ in laid}
     if len(rows_used) == 1 and len(cols_used) == 1:
-        # One tile: the direction whose word is longer is the main word.
+        # One tile: the direction whose word is longer is the main word (across on a tie).
         r, c, _ = laid[0]
-        horiz = (c > 0 and board.at(r, c - 1) != EMPTY) or (
-            c + 1 < lay.cols and board.at(r, c + 1) != EMPTY
-        )
-        across = horiz or not (
-            (r > 0 and board.at(r - 1, c) != EMPTY)
-            or (r + 1 < lay.rows and board.at(r + 1, c) != EMPTY)
-        )
+        across = _run(board, r, c, 0, 1) >= _run(board, r, c, 1, 0)
     elif len(rows_used) == 1:
         across = True
     elif len(cols_used) == 1:
@@ -272,3 +271,15 @@ def move_from_squares(board: Board, tiles: Iterable[tuple[int, int, str]]) -> Mo
             raise GapError(f"empty square {r + 1}{chr(65 + c)} between the tiles laid")
         r, c = r + dr, c + dc
     return Move(Position(r0, c0, across), "".join(out))
+
+
+def _run(board: Board, row: int, col: int, dr: int, dc: int) -> int:
+    """Length of the word a tile at (row, col) would form along (dr, dc)."""
+    lay = board.layout
+    length = 1
+    for sign in (-1, 1):
+        r, c = row + sign * dr, col + sign * dc
+        while 0 <= r < lay.rows and 0 <= c < lay.cols and board.at(r, c) != EMPTY:
+            length += 1
+            r, c = r + sign * dr, c + sign * dc
+    return length

@@ -205,7 +205,9 @@ class _Replay:
         self.held[p] = max(0, self.held[p] - n)
         self.held[p] += min(n, max(0, self.bag()))
         self.kept[p] = leave(rack, used) if rack is not None and is_subrack(used, rack) else None
-        self.end_turn(p, ev.score != 0)
+        # A play that stands resets the scoreless count even if it scored 0 (a word of
+        # blanks): the rules-matrix reading shared with macondo; see docs/gcg.md.
+        self.end_turn(p, scored=True)
         if self.held[p] == 0 and self.bag() <= 0 and self.over is None:
             self.over = f"{self.nicks[p]} went out"
             self.out_player = p
