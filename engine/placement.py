@@ -54,11 +54,8 @@ class Placement:
     """True when the play used a full rack."""
     score: int
     """Total score of the play, bingo bonus included."""
-
-    @property
-    def rack_tiles(self) -> str:
-        """The tiles this play takes from the rack, blanks as ``?``."""
-        return "".join("?" if t.islower() else t for _, t in self.new)
+    rack_tiles: str
+    """The tiles this play takes from the rack, blanks as ``?``."""
 
 
 def square_name(board: Board, index: int) -> str:
@@ -216,7 +213,8 @@ def place(board: Board, move: Move, tile_set: TileSet) -> Placement:
         raise NoWordError(f"play {quoted!r} forms no word of two or more letters")
     bingo = len(new) == tile_set.rack_size
     total = sum(scores) + (tile_set.bingo_bonus if bingo else 0)
-    return Placement(move, tuple(new), tuple(words), tuple(scores), bingo, total)
+    rack_tiles = "".join("?" if t.islower() else t for _, t in new)
+    return Placement(move, tuple(new), tuple(words), tuple(scores), bingo, total, rack_tiles)
 
 
 def move_from_squares(board: Board, tiles: Iterable[tuple[int, int, str]]) -> Move:

@@ -25,6 +25,10 @@ _POSITION = re.compile(r"[0-9]{1,2}[A-Za-z]|[A-Za-z][0-9]{1,2}")
 _EXCHANGE = re.compile(r"-([A-Za-z?]+|[0-9]+)")
 _PAREN_RACK = re.compile(r"\(([A-Za-z?]*)\)")
 _EVENT = re.compile(r">(\S+?):(?:\s+(.*))?")
+# Only CR/LF, CR and LF end lines: str.splitlines() would also split at form feeds,
+# U+0085 (a cp1252 ellipsis read as Latin-1) and U+2028, shifting line numbers.
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+_NEWLINE_BYTES = re.compile(rb"\r\n|\r|\n")
 
 # Pragmas that must come before the first event.
 _HEADER_ONLY = {"player1", "player2", "title", "description", "id", "lexicon"}
@@ -48,7 +52,7 @@ def _decode(data: bytes) -> tuple[str, str, list[GcgError]]:
         declared = "UTF-8"
     else:
         declared = ""
-    first = data.split(b"\n", 1)[0].strip()
+    first = _NEWLINE_BYTES.split(data, 1)[0].strip()
     if first.startswith(b"#character-encoding"):
         name = first[len(b"#character-encoding") :].strip().decode("latin-1")
         if name.upper().replace("_", "-") in ("UTF-8", "UTF8"):
@@ -62,7 +66,7 @@ def _decode(data: bytes) -> tuple[str, str, list[GcgError]]:
         try:
             return data.decode("utf-8"), "UTF-8", errors
         except UnicodeDecodeError as exc:
-            line = data.count(b"\n", 0, exc.start) + 1
+            line = len(_NEWLINE_BYTES.findall(data, 0, exc.start)) + 1
             errors.append(
                 GcgError(
                     line,
@@ -75,7 +79,7 @@ def _decode(data: bytes) -> tuple[str, str, list[GcgError]]:
 
 
 def _classify(
-    head: list[str], score: int, nick: str, line: int, text: str
+    head: list[str], score: int, nick: str, line: int, text: str, cumulative: int, note: str
 ) -> Event | GcgError | None:
     """Turn the tokens before the score into an event, or None if they fit no form."""
     if not head:
@@ -100,11 +104,12 @@ def _classify(
             nick,
             rack,
             score,
-            0,
+            cumulative,
             move=move,
             exchanged=exchanged,
             exchange_count=exchange_count,
             end_rack=end_rack,
+            annotation=note,
             line=line,
         )
 
@@ -154,12 +159,17 @@ def _event(line: int, text: str, players: tuple[Player, ...]) -> Event | GcgErro
     for i in range(1, min(len(tokens) - 1, 4)):
         if not (_INT.fullmatch(tokens[i]) and _INT.fullmatch(tokens[i + 1])):
             continue
-        ev = _classify(tokens[:i], int(tokens[i]), nick, line, text)
-        if ev is None:
-            continue
-        if isinstance(ev, GcgError):
+        ev = _classify(
+            tokens[:i],
+            int(tokens[i]),
+            nick,
+            line,
+            text,
+            int(tokens[i + 1]),
+            " ".join(tokens[i + 2 :]),
+        )
+        if ev is not None:
             return ev
-        return replace(ev, cumulative=int(tokens[i + 1]), annotation=" ".join(tokens[i + 2 :]))
     ints = [i for i, t in enumerate(tokens) if _INT.fullmatch(t)]
     if not ints:
         return GcgError(line, f"truncated event line {text.strip()!r}: no score and total")
@@ -182,17 +192,15 @@ def parse_gcg(data: bytes | str) -> ParseResult:
     events: list[Event] = []
     pending: list[Pragma] = []  # pragmas after the last event
     last_was_note = False
-    for lineno, raw in enumerate(text.splitlines(), start=1):
+    for lineno, raw in enumerate(_NEWLINE.split(text), start=1):
         line = raw.strip()
         if not line:
             last_was_note = False
             continue
         if line.startswith("#"):
-            name, _, value = line[1:].partition(" ")
-            name, value = name.strip(), value.strip()
-            if "\t" in name:
-                name, _, more = name.partition("\t")
-                value = (more + " " + value).strip()
+            parts = line[1:].split(None, 1)
+            name = parts[0] if parts else ""
+            value = parts[1].strip() if len(parts) > 1 else ""
             last_was_note = name == "note"
             if name == "character-encoding":
                 if lineno != 1:
@@ -202,7 +210,7 @@ def parse_gcg(data: bytes | str) -> ParseResult:
                 errors.append(GcgError(lineno, f"#{name} must come before the first move"))
                 continue
             if name in ("player1", "player2"):
-                nick, _, full = value.partition(" ")
+                nick, _, full = value.replace("\t", " ").partition(" ")
                 if not nick:
                     errors.append(GcgError(lineno, f"#{name} needs a nickname: {line!r}"))
                 elif any(p.nick == nick for p in players):

@@ -1,0 +1,292 @@
+"""Event records: the public, logged form of everything that happens at a table.
+
+Each event is a frozen msgspec Struct tagged by ``type``; the JSON Lines form
+is documented in docs/events.md and is a public contract. ``t`` is integer
+milliseconds on the table's monotonic timeline (only differences matter); when
+a line omits it, replay takes the previous event's time. Players are 0 and 1.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+__all__ = [
+    "Accepted",
+    "Adjudicated",
+    "Adjusted",
+    "BlankDemanded",
+    "BlankDesignated",
+    "Bye",
+    "Challenged",
+    "ClockPressed",
+    "ClockRestarted",
+    "EndRacks",
+    "Event",
+    "Exchanged",
+    "Forfeited",
+    "GameStarted",
+    "HoldCalled",
+    "HoldReleased",
+    "Neutralized",
+    "OverdrawResolved",
+    "Overdrawn",
+    "Passed",
+    "Resigned",
+    "Resumed",
+    "ScoreDisputed",
+    "ScoreRecorded",
+    "ScoreResolved",
+    "TilesDrawn",
+    "TilesPlaced",
+    "TimeChecked",
+    "TurnScored",
+    "decode_event",
+    "encode_event",
+]
+
+
+class _Base(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", omit_defaults=True):
+    t: int | None = None
+    """Milliseconds on the table's monotonic timeline; None = same as the previous event."""
+
+
+class GameStarted(_Base, tag="game_started", frozen=True, kw_only=True):
+    """The game starts and the first player's clock runs."""
+
+    variant: str
+    players: tuple[str, str]
+    first: int = 0
+    mode: Literal["board", "scoresheet"] | None = None
+
+
+class TilesPlaced(_Base, tag="tiles_placed", frozen=True, kw_only=True):
+    """Tiles laid on the board with a declared score; adjustable until the press."""
+
+    player: int
+    move: str
+    score: int | None = None
+
+
+class ClockPressed(_Base, tag="clock_pressed", frozen=True, kw_only=True):
+    """The player ends the turn by pressing the clock."""
+
+    player: int
+
+
+class TilesDrawn(_Base, tag="tiles_drawn", frozen=True, kw_only=True):
+    """Replacement tiles drawn from the bag."""
+
+    player: int
+    count: int
+
+
+class Accepted(_Base, tag="accepted", frozen=True, kw_only=True):
+    """The opponent accepts the last play, waiving the challenge."""
+
+    player: int
+
+
+class HoldCalled(_Base, tag="hold_called", frozen=True, kw_only=True):
+    """The opponent calls hold on the last play."""
+
+    player: int
+
+
+class HoldReleased(_Base, tag="hold_released", frozen=True, kw_only=True):
+    """The hold is released: the play is accepted."""
+
+    player: int
+
+
+class Challenged(_Base, tag="challenged", frozen=True, kw_only=True):
+    """One challenge covering every word challenged in the last play."""
+
+    player: int
+    words: tuple[str, ...] = ()
+
+
+class Adjudicated(_Base, tag="adjudicated", frozen=True, kw_only=True):
+    """The verdict on the whole play: acceptable or not (never per word)."""
+
+    acceptable: bool
+    by: str = "adjudicator"
+
+
+class Exchanged(_Base, tag="exchanged", frozen=True, kw_only=True):
+    """Tiles exchanged in lieu of a turn; starts the opponent's clock."""
+
+    player: int
+    count: int
+    rack: str | None = None
+
+
+class Passed(_Base, tag="passed", frozen=True, kw_only=True):
+    """A pass; starts the opponent's clock."""
+
+    player: int
+
+
+class Overdrawn(_Base, tag="overdrawn", frozen=True, kw_only=True):
+    """A player is found (or declares) to hold ``extra`` tiles too many."""
+
+    player: int
+    extra: int
+
+
+class OverdrawResolved(_Base, tag="overdraw_resolved", frozen=True, kw_only=True):
+    """The overdraw procedure is done: ``returned`` tiles went back to the bag."""
+
+    player: int
+    returned: int
+
+
+class BlankDemanded(_Base, tag="blank_demanded", frozen=True, kw_only=True):
+    """The opponent restarts the player's clock and demands the blank's letter."""
+
+    player: int
+
+
+class BlankDesignated(_Base, tag="blank_designated", frozen=True, kw_only=True):
+    """The player names the blank(s) of the last play, in order."""
+
+    player: int
+    letters: str
+
+
+class ScoreDisputed(_Base, tag="score_disputed", frozen=True, kw_only=True):
+    """A dispute over the last play's score; both claims are recorded."""
+
+    by: int
+    claims: tuple[int, int] | None = None
+
+
+class ScoreResolved(_Base, tag="score_resolved", frozen=True, kw_only=True):
+    """The dispute is settled at ``score``."""
+
+    score: int
+    by: str = "players"
+
+
+class ScoreRecorded(_Base, tag="score_recorded", frozen=True, kw_only=True):
+    """The score sheet is written for the last play (closes the window in some variants)."""
+
+    player: int
+
+
+class Neutralized(_Base, tag="neutralized", frozen=True, kw_only=True):
+    """The clock is stopped, with who and why."""
+
+    by: str
+    reason: str
+
+
+class Resumed(_Base, tag="resumed", frozen=True, kw_only=True):
+    """The clock runs again."""
+
+    by: str
+
+
+class ClockRestarted(_Base, tag="clock_restarted", frozen=True, kw_only=True):
+    """After an unanswered out-play, the player restarts the opponent's clock."""
+
+    player: int
+
+
+class TurnScored(_Base, tag="turn_scored", frozen=True, kw_only=True):
+    """Scoresheet mode: a turn's score and first letter, entered by the scorekeeper."""
+
+    player: int
+    score: int
+    first_letter: str = ""
+
+
+class EndRacks(_Base, tag="end_racks", frozen=True, kw_only=True):
+    """The tiles left on each rack when the game ends."""
+
+    racks: tuple[str, str]
+
+
+class Resigned(_Base, tag="resigned", frozen=True, kw_only=True):
+    """A player resigns; the opponent wins."""
+
+    player: int
+
+
+class Forfeited(_Base, tag="forfeited", frozen=True, kw_only=True):
+    """A player forfeits (absent, late, or declared by the director)."""
+
+    player: int
+    reason: str = "forfeit"
+    by: str = "director"
+    lateness: bool = False
+
+
+class Bye(_Base, tag="bye", frozen=True, kw_only=True):
+    """The player has no opponent this round."""
+
+    player: int
+
+
+class Adjusted(_Base, tag="adjusted", frozen=True, kw_only=True):
+    """A director's ruling: score and/or time changed, with a reason."""
+
+    by: str
+    player: int
+    score_delta: int = 0
+    time_delta_ms: int = 0
+    reason: str = ""
+
+
+class TimeChecked(_Base, tag="time_checked", frozen=True, kw_only=True):
+    """A wake-up at an engine deadline (cutoff, restart right); changes nothing by itself."""
+
+
+Event = (
+    GameStarted
+    | TilesPlaced
+    | ClockPressed
+    | TilesDrawn
+    | Accepted
+    | HoldCalled
+    | HoldReleased
+    | Challenged
+    | Adjudicated
+    | Exchanged
+    | Passed
+    | Overdrawn
+    | OverdrawResolved
+    | BlankDemanded
+    | BlankDesignated
+    | ScoreDisputed
+    | ScoreResolved
+    | ScoreRecorded
+    | Neutralized
+    | Resumed
+    | ClockRestarted
+    | TurnScored
+    | EndRacks
+    | Resigned
+    | Forfeited
+    | Bye
+    | Adjusted
+    | TimeChecked
+)
+
+_decoder: msgspec.json.Decoder[Event] = msgspec.json.Decoder(Event)
+_encoder = msgspec.json.Encoder()
+
+
+def decode_event(data: bytes | str) -> Event:
+    """Decode one JSON event.
+
+    Raises:
+        msgspec.ValidationError, msgspec.DecodeError: with a message naming the field.
+    """
+    return _decoder.decode(data)
+
+
+def encode_event(event: Event) -> bytes:
+    """Encode one event as compact JSON (fields in declaration order, defaults omitted)."""
+    return _encoder.encode(event)
