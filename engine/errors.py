@@ -22,6 +22,7 @@ __all__ = [
     "NotationError",
     "OccupiedSquareError",
     "OffBoardError",
+    "Refusal",
     "ThroughSquareEmptyError",
     "TooManyTilesError",
     "UnknownTileError",
@@ -107,3 +108,14 @@ class GcgError(EngineError, ValueError):
         """1-based line number of the problem, 0 when it concerns the whole file."""
         self.message = message
         """The problem, without the line number."""
+
+
+class Refusal(EngineError, ValueError):
+    """A command the rules do not allow in the current state. The state is unchanged."""
+
+    def __init__(self, reason: str, rule: str) -> None:
+        super().__init__(f"{reason} ({rule})")
+        self.reason = reason
+        """Why it was refused, quoting the input."""
+        self.rule = rule
+        """The rule that refuses it."""

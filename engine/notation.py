@@ -84,8 +84,9 @@ class Move:
         return self.gcg()
 
 
-def check_tiles(tiles: str) -> str:
-    """Check the tiles field of a play: letters, ``.`` for played-through squares.
+def check_tiles(tiles: str, *, unnamed_blanks: bool = False) -> str:
+    """Check the tiles field of a play: letters, ``.`` for played-through squares,
+    and ``?`` for a blank not yet named when ``unnamed_blanks`` is set.
 
     Raises:
         NotationError: Empty, or holds a character that is neither a letter nor ``.``.
@@ -93,6 +94,8 @@ def check_tiles(tiles: str) -> str:
     if not tiles:
         raise NotationError("a play needs at least one tile")
     for ch in tiles:
+        if ch == "?" and unnamed_blanks:
+            continue
         if ch != "." and not (ch.isalpha() and (ch.isupper() or ch.islower())):
             raise NotationError(f"bad tile {ch!r} in play {tiles!r}")
     if all(ch == "." for ch in tiles):
@@ -100,7 +103,7 @@ def check_tiles(tiles: str) -> str:
     return tiles
 
 
-def parse_move(text: str, tiles: str | None = None) -> Move:
+def parse_move(text: str, tiles: str | None = None, *, unnamed_blanks: bool = False) -> Move:
     """Parse a placement: ``parse_move("8D WINDY")`` or ``parse_move("8D", "WINDY")``.
 
     >>> parse_move("h8 .aFS").gcg()
@@ -108,10 +111,13 @@ def parse_move(text: str, tiles: str | None = None) -> Move:
 
     Raises:
         NotationError: The position or the tiles are malformed.
+
+    With ``unnamed_blanks``, ``?`` stands for a blank whose letter is not named yet
+    (table play, where the opponent may demand the letter).
     """
     if tiles is None:
         parts = text.split()
         if len(parts) != 2:
             raise NotationError(f"expected a position and tiles, got {text!r}")
         text, tiles = parts
-    return Move(parse_position(text), check_tiles(tiles))
+    return Move(parse_position(text), check_tiles(tiles, unnamed_blanks=unnamed_blanks))

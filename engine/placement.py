@@ -64,8 +64,13 @@ def square_name(board: Board, index: int) -> str:
     return f"{row + 1}{chr(ord('A') + col)}"
 
 
-def place(board: Board, move: Move, tile_set: TileSet) -> Placement:
+def place(
+    board: Board, move: Move, tile_set: TileSet, *, unnamed_blanks: bool = False
+) -> Placement:
     """Validate ``move`` on ``board`` and score it.
+
+    With ``unnamed_blanks``, a ``?`` in the move is a blank not named yet; it
+    lies on the board as ``?`` and scores 0, and its words hold ``?``.
 
     Raises:
         OffBoardError, OccupiedSquareError, ThroughSquareEmptyError, UnknownTileError,
@@ -139,9 +144,11 @@ def place(board: Board, move: Move, tile_set: TileSet) -> Placement:
                 f"which already holds {cell!r}"
             )
         upper = ch.upper()
-        if upper not in values or upper == tile_set.blank:
+        if ch == "?" and unnamed_blanks and has_blanks:
+            tile_value = 0
+        elif upper not in values or upper == tile_set.blank:
             raise UnknownTileError(f"play {quoted!r}: tile set {tile_set.name!r} has no {upper!r}")
-        if ch.islower():
+        elif ch.islower():
             if not has_blanks:
                 raise UnknownTileError(f"play {quoted!r}: tile set {tile_set.name!r} has no blanks")
             tile_value = 0

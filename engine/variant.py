@@ -86,6 +86,10 @@ class Variant:
     """Points for the challenged player per word or per challenge."""
     challenge_window: ChallengeWindow
     """When the right to challenge lapses."""
+    challenge_procedure: str
+    """How a challenge is made (cited when one is declared)."""
+    withdrawal_rule: str
+    """What happens to an unacceptable play (cited when one is withdrawn)."""
     hold_allowed: bool
     """Whether the opponent may call hold."""
     hold_provisional_draw: bool
@@ -106,6 +110,14 @@ class Variant:
     """Multiple of the opponent's rack earned by going out."""
     blank_before_press: bool
     """Blanks must be named before the press; the opponent may demand it."""
+    dispute_neutralizes: bool
+    """The clock is neutralized while a score dispute is settled."""
+    neutralize_allowed: bool
+    """Players or the director may neutralize the clock with a reason."""
+    placement_rule: str
+    """Placement legality (cited when a play does not fit the board)."""
+    turn_rule: str
+    """How a turn ends (cited for out-of-turn presses)."""
     bye_spread: int
     """Spread credited for a bye."""
     forfeit_spread: int
