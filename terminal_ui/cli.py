@@ -11,7 +11,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from terminal_ui import cmd_gcg
+from terminal_ui import cmd_gcg, cmd_replay, cmd_variants
 
 __all__ = ["build_parser", "main"]
 
@@ -24,6 +24,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     cmd_gcg.register(sub)
+    cmd_variants.register(sub)
+    cmd_replay.register(sub)
     return parser
 
 
