@@ -11,7 +11,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from terminal_ui import cmd_gcg, cmd_replay, cmd_variants
+from terminal_ui import cmd_gcg, cmd_log, cmd_replay, cmd_variants
 
 __all__ = ["build_parser", "main"]
 
@@ -26,6 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
     cmd_gcg.register(sub)
     cmd_variants.register(sub)
     cmd_replay.register(sub)
+    cmd_log.register(sub)
     return parser
 
 

@@ -74,15 +74,19 @@ def _human(rep: dict[str, Any]) -> str:
     if rep["neutralized"]:
         clocks.append(f"neutralized: {rep['neutralized']}")
     out.append("clocks:  " + " | ".join(clocks))
-    out.append("scores:  " + "  ".join(f"{n} {s}" for n, s in zip(players, rep["scores"], strict=True)))
+    out.append(
+        "scores:  " + "  ".join(f"{n} {s}" for n, s in zip(players, rep["scores"], strict=True))
+    )
     if rep["board"]:
         out.append("board:")
         out.extend("  " + row for row in rep["board"])
     if rep["history"]:
         out.append("moves:")
         for h in rep["history"]:
-            out.append(f"  {_clock(h['t'])}  {players[h['player']]:<12} {h['kind']:<10} "
-                       f"{h['text']:<16} {h['score']:+d}  {h['total']}")
+            out.append(
+                f"  {_clock(h['t'])}  {players[h['player']]:<12} {h['kind']:<10} "
+                f"{h['text']:<16} {h['score']:+d}  {h['total']}"
+            )
     out.append("rulings:")
     for r in rep["rulings"]:
         out.append(f"  {time_text(r['t'])}  [{r['rule']}] {r['text']}")
@@ -93,8 +97,10 @@ def _human(rep: dict[str, Any]) -> str:
     res = rep["result"]
     if res:
         who = "tie" if res["winner"] is None else f"{players[res['winner']]} wins"
-        out.append(f"result:  {who} {res['scores'][0]}-{res['scores'][1]}, spread {res['spread']} "
-                   f"({res['reason']})")
+        out.append(
+            f"result:  {who} {res['scores'][0]}-{res['scores'][1]}, spread {res['spread']} "
+            f"({res['reason']})"
+        )
     return "\n".join(out)
 
 

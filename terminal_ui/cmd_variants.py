@@ -34,7 +34,12 @@ def as_json(v: Variant) -> dict[str, Any]:
         "name": v.name,
         "title": v.title,
         "params": {
-            k: {"value": p.value, "source": p.source, "assumed": p.assumed, "defined_in": p.defined_in}
+            k: {
+                "value": p.value,
+                "source": p.source,
+                "assumed": p.assumed,
+                "defined_in": p.defined_in,
+            }
             for k, p in sorted(v.params.items())
         },
     }
