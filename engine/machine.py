@@ -277,6 +277,8 @@ def _finish(
     else:
         winner = 0 if scores[0] > scores[1] else 1
     spread = abs(scores[0] - scores[1])
+    if not v.spread_recorded:
+        rulings = (*rulings, Ruling(t, v.source("spread_recorded"), "the spread is not recorded"))
     result = Result(scores, winner, reason, spread, pens, adjust)
     return replace(
         st,
@@ -458,7 +460,15 @@ def _pressed(state: GameState, ev: ClockPressed, t: int) -> GameState:
             index=presses[p],
             scoreless_before=state.scoreless,
         )
-        return replace(state, presses=presses, last=last, turn=opp, clock=state.clock.start(opp, t))
+        # A play made resets the scoreless count, whenever its score is entered.
+        return replace(
+            state,
+            presses=presses,
+            last=last,
+            turn=opp,
+            scoreless=0,
+            clock=state.clock.start(opp, t),
+        )
     if state.locked[p]:
         raise Refusal(
             f"{state.players[p]} may make no more plays; pass instead", _rule(state, "cutoff")
@@ -1271,7 +1281,9 @@ def _turn_scored(state: GameState, ev: TurnScored, t: int) -> GameState:
         )
     p = ev.player
     index = state.scored[p] + 1
-    if index > state.presses[p] + 1:
+    # The scorekeeper may lag (TOR-1) but scores only turns played, or the one being
+    # played by the player on turn.
+    if index > state.presses[p] + (1 if state.turn == p else 0):
         raise Refusal(
             f"{state.players[p]} has ended only {state.presses[p]} turns; "
             f"turn {index} cannot be scored yet",
@@ -1295,13 +1307,13 @@ def _turn_scored(state: GameState, ev: TurnScored, t: int) -> GameState:
     last = st.last
     if last is not None and last.player == p and last.index == index:
         last = replace(last, score=score, move=letter)
-    scoreless = st.scoreless + 1 if score == 0 else 0
+    # Scoreless turns count from the turns (passes, exchanges, withdrawals), not from
+    # score entries, which may come late.
     return replace(
         st,
         scores=scores,
         scored=_add(st.scored, p, 1),
         last=last,
-        scoreless=scoreless,
         history=_line(st, t, p, "scored", letter, score, scores, st.clock),
     )
 

@@ -128,5 +128,6 @@ def report(
             "reason": res.reason,
             "spread": res.spread,
             "penalties": list(res.penalties),
+            "spread_recorded": state.variant.spread_recorded if state.variant else True,
         },
     }
