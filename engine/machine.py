@@ -405,6 +405,12 @@ def _placed(state: GameState, ev: TilesPlaced, t: int) -> GameState:
             f"{state.players[p]} passed {time_text(-_v(state).cutoff_overtime_ms)}: no more plays",
             _rule(state, "cutoff"),
         )
+    if state.composing is not None and state.composing.drawn_early:
+        raise Refusal(
+            f"{state.players[p]} has drawn replacement tiles: the turn is complete and "
+            f"{state.composing.move} can no longer be changed",
+            _rule(state, "flash_draw_rule"),
+        )
     assert state.board is not None
     try:
         move = parse_move(ev.move, unnamed_blanks=True)
@@ -519,9 +525,9 @@ def _pressed(state: GameState, ev: ClockPressed, t: int) -> GameState:
             rulings=_ruled(
                 st,
                 t,
-                "challenge_window",
-                f"{state.players[p]} drew before pressing (flash draw): the play is not "
-                "accepted by the draw",
+                "flash_draw_rule",
+                f"{state.players[p]} drew without pressing: the draw ends the turn, but as a "
+                "flash draw it does not accept it; the opponent may still challenge",
             ),
         )
     if needed < 0:
@@ -608,11 +614,13 @@ def _drawn(state: GameState, ev: TilesDrawn, t: int) -> GameState:
         raise Refusal(f"draw count must be 1 or more, got {ev.count}", _rule(state, "turn_rule"))
     comp = state.composing
     if comp is not None and comp.player == p and p == state.turn:
-        # Drawing before the press: a flash draw (NZASP 6.5).
+        # Drawing without pressing completes the turn (NZASP 6.3.7); the score was not
+        # recorded first, so it is a flash draw and does not accept the turn (6.5.1).
         if ev.count > state.bag:
             raise Refusal(
                 f"the bag holds {state.bag} tiles, not {ev.count}", _rule(state, "turn_rule")
             )
+        # The clock still runs until the player presses it; the play is fixed from now.
         return replace(
             state,
             bag=state.bag - ev.count,
@@ -626,7 +634,7 @@ def _drawn(state: GameState, ev: TilesDrawn, t: int) -> GameState:
         )
     if state.phase is Phase.CHALLENGE:
         raise Refusal(
-            "a challenge is under way: no tiles may be drawn", _rule(state, "challenge_rule")
+            "a challenge is under way: no tiles may be drawn", _rule(state, "challenge_procedure")
         )
     provisional = state.phase is Phase.HOLD
     if provisional and not _v(state).hold_provisional_draw:
@@ -1382,7 +1390,7 @@ def _end_racks(state: GameState, ev: EndRacks, t: int) -> GameState:
             rulings=_ruled(
                 st,
                 t,
-                "scoreless_turns",
+                "cutoff_rack_deductions" if reason == "cutoff" else "rack_deduction_rule",
                 f"each player loses their own tiles: {state.players[0]} -{values[0]}, "
                 f"{state.players[1]} -{values[1]}",
             ),

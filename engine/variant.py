@@ -90,6 +90,8 @@ class Variant:
     """How a challenge is made (cited when one is declared)."""
     withdrawal_rule: str
     """What happens to an unacceptable play (cited when one is withdrawn)."""
+    flash_draw_rule: str
+    """Drawing before the press (cited for a flash draw)."""
     hold_allowed: bool
     """Whether the opponent may call hold."""
     hold_provisional_draw: bool
@@ -106,6 +108,8 @@ class Variant:
     """The player going out neutralizes the clock instead of starting the opponent's."""
     outplay_restart_ms: int
     """After this long unanswered, the player may restart the opponent's clock (0 = never)."""
+    rack_deduction_rule: str
+    """Own tiles deducted when nobody goes out (cited at the end)."""
     going_out_factor: int
     """Multiple of the opponent's rack earned by going out."""
     blank_before_press: bool

@@ -1,0 +1,157 @@
+"""Properties of replay over random valid event logs (bench/gamelog.py).
+
+Every generated log is one a table could have written, under every bundled
+variant (Toronto speed play in board mode). Replay must accept all of it, agree
+with applying the events one by one, be deterministic, read the state at any
+instant exactly as the events up to it plus the deadlines would, survive the
+JSON Lines round trip, and give results that add up from the game's lines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bench.gamelog import (
+    BOARD_VARIANTS,
+    check_log,
+    game_events,
+    numbered,
+    random_log,
+    turns_of,
+)
+from engine.events import ClockPressed, Event, GameStarted, TilesDrawn, TilesPlaced, encode_event
+from engine.machine import advance, apply
+from engine.replay import parse_jsonl, replay, report
+from engine.state import GameState, Phase
+
+SEEDS = st.integers(min_value=0, max_value=5000)
+VARIANTS = st.sampled_from(BOARD_VARIANTS)
+GAMES = st.integers(min_value=1, max_value=4)
+FAST = settings(deadline=None, max_examples=100)
+
+
+def _games(events: Sequence[Event]) -> list[list[Event]]:
+    """The log cut at each ``game_started``."""
+    out: list[list[Event]] = []
+    for ev in events:
+        if isinstance(ev, GameStarted):
+            out.append([])
+        out[-1].append(ev)
+    return out
+
+
+def _fold(events: Sequence[Event]) -> GameState:
+    state = GameState()
+    for ev in events:
+        state = apply(state, ev)
+    return state
+
+
+@FAST
+@given(seed=SEEDS, variant=VARIANTS, games=GAMES)
+def test_every_generated_log_replays_without_refusal(seed: int, variant: str, games: int) -> None:
+    events = random_log(seed, variant, games)
+    state, rejected = replay(numbered(events))
+    assert rejected == []
+    assert state.games == games
+    assert state.phase is Phase.OVER
+    assert state.result is not None
+    times = [ev.t for ev in events]
+    assert all(t is not None for t in times)
+    assert all(a < b for a, b in zip(times, times[1:], strict=False))  # type: ignore[operator]
+
+
+@FAST
+@given(seed=SEEDS, variant=VARIANTS, games=GAMES, data=st.data())
+def test_replaying_a_prefix_equals_applying_one_by_one(
+    seed: int, variant: str, games: int, data: st.DataObject
+) -> None:
+    events = random_log(seed, variant, games)
+    k = data.draw(st.integers(min_value=0, max_value=len(events)), label="prefix")
+    replayed, rejected = replay(numbered(events[:k]))
+    folded = _fold(events[:k])
+    assert rejected == []
+    assert replayed == folded
+    assert report(replayed) == report(folded)
+
+
+@FAST
+@given(seed=SEEDS, variant=VARIANTS, games=GAMES, data=st.data())
+def test_replay_is_deterministic(seed: int, variant: str, games: int, data: st.DataObject) -> None:
+    events = random_log(seed, variant, games)
+    k = data.draw(st.integers(min_value=0, max_value=len(events)), label="prefix")
+    first, rej1 = replay(numbered(events[:k]))
+    second, rej2 = replay(numbered(events[:k]))
+    assert first == second
+    assert rej1 == rej2
+    assert report(first) == report(second)
+
+
+@FAST
+@given(seed=SEEDS, variant=VARIANTS, games=GAMES, data=st.data())
+def test_replay_at_an_instant_is_the_events_up_to_it_then_the_deadlines(
+    seed: int, variant: str, games: int, data: st.DataObject
+) -> None:
+    events = random_log(seed, variant, games)
+    last_t = events[-1].t
+    assert last_t is not None
+    at = data.draw(st.integers(min_value=-1000, max_value=last_t + 900_000), label="at")
+    by_at, rejected = replay(numbered(events), at=at)
+    upto = [ev for ev in events if ev.t is not None and ev.t <= at]
+    expected = _fold(upto)
+    if expected.variant is not None:
+        expected = advance(expected, at)
+    assert rejected == []
+    assert by_at == expected
+    assert report(by_at, at) == report(expected, at)
+
+
+@FAST
+@given(seed=SEEDS, variant=VARIANTS, games=GAMES)
+def test_result_scores_are_the_sum_of_the_game_lines(seed: int, variant: str, games: int) -> None:
+    for game in _games(random_log(seed, variant, games)):
+        state = check_log(game)
+        assert state.result is not None
+        for seat in (0, 1):
+            lines = sum(h.score for h in state.history if h.player == seat)
+            assert state.result.scores[seat] == lines, (seat, state.history)
+            assert state.scores[seat] == lines
+
+
+@FAST
+@given(seed=SEEDS, variant=VARIANTS, games=GAMES)
+def test_jsonl_round_trip_replays_to_the_same_state(seed: int, variant: str, games: int) -> None:
+    events = random_log(seed, variant, games)
+    text = "\n".join(encode_event(ev).decode() for ev in events) + "\n"
+    pairs, bad = parse_jsonl(text)
+    assert bad == []
+    assert [ev for _, ev in pairs] == events
+    from_text, rejected = replay(pairs)
+    assert rejected == []
+    assert from_text == check_log(events)
+
+
+@FAST
+@given(seed=SEEDS, variant=VARIANTS)
+def test_draws_follow_the_bag(seed: int, variant: str) -> None:
+    """Each placement's draw is min(tiles played, bag), logged after any challenge."""
+    events = game_events(seed, variant)
+    assert isinstance(events[0], GameStarted)
+    assert 15 <= turns_of(events) <= 80
+    state = GameState()
+    for ev in events:
+        before = state
+        state = apply(state, ev)
+        if isinstance(ev, ClockPressed) and before.composing is not None:
+            played = before.composing.tiles
+            assert state.last is not None
+            assert state.last.owed == min(played, before.bag)
+        if isinstance(ev, TilesDrawn):
+            assert before.last is not None
+            assert ev.count == before.last.owed
+            assert before.phase is Phase.PLAYING
+        if isinstance(ev, TilesPlaced):
+            assert before.composing is None
