@@ -38,6 +38,7 @@ __all__ = [
     "ScoreDisputed",
     "ScoreRecorded",
     "ScoreResolved",
+    "ServiceRestarted",
     "TilesDrawn",
     "TilesPlaced",
     "TimeChecked",
@@ -70,9 +71,16 @@ class TilesPlaced(_Base, tag="tiles_placed", frozen=True, kw_only=True):
 
 
 class ClockPressed(_Base, tag="clock_pressed", frozen=True, kw_only=True):
-    """The player ends the turn by pressing the clock."""
+    """The player ends the turn by pressing the clock.
+
+    A device that keeps its own time (device-authoritative) sends both times it
+    showed at the press; they become the game's times, and a gap from the host's
+    own reckoning beyond ``drift_threshold_ms`` is a ruling for the director.
+    """
 
     player: int
+    device_remaining_ms: tuple[int, int] | None = None
+    drift_threshold_ms: int = 250
 
 
 class TilesDrawn(_Base, tag="tiles_drawn", frozen=True, kw_only=True):
@@ -239,6 +247,14 @@ class Adjusted(_Base, tag="adjusted", frozen=True, kw_only=True):
     reason: str = ""
 
 
+class ServiceRestarted(_Base, tag="service_restarted", frozen=True, kw_only=True):
+    """The table service came back after being down ``gap_ms``; ``t`` is when it was
+    last known alive. A running clock is neutralized so the gap is charged to nobody."""
+
+    gap_ms: int
+    reason: str = "service restarted"
+
+
 class TimeChecked(_Base, tag="time_checked", frozen=True, kw_only=True):
     """A wake-up at an engine deadline (cutoff, restart right); changes nothing by itself."""
 
@@ -271,6 +287,7 @@ Event = (
     | Forfeited
     | Bye
     | Adjusted
+    | ServiceRestarted
     | TimeChecked
 )
 

@@ -46,6 +46,7 @@ from engine.events import (
     ScoreDisputed,
     ScoreRecorded,
     ScoreResolved,
+    ServiceRestarted,
     TilesDrawn,
     TilesPlaced,
     TimeChecked,
@@ -237,7 +238,8 @@ def _finish(
                     t,
                     seat,
                     "end_racks",
-                    f"({racks[1 - seat] or racks[seat]})",
+                    # The player who went out gains the opponent's tiles; otherwise own tiles.
+                    f"({racks[1 - seat] if adjust[seat] > 0 else racks[seat]})",
                     adjust[seat],
                     scores[seat],
                     clock.remaining(seat, t),
@@ -456,6 +458,8 @@ def _pressed(state: GameState, ev: ClockPressed, t: int) -> GameState:
             f"{state.players[p]}'s clock is not running: it is {state.players[state.turn]}'s turn",
             _rule(state, "turn_rule"),
         )
+    if ev.device_remaining_ms is not None:
+        state = _device_times(state, ev, t)
     opp = 1 - p
     if state.mode == "scoresheet":
         presses = _add(state.presses, p, 1)
@@ -552,6 +556,39 @@ def _pressed(state: GameState, ev: ClockPressed, t: int) -> GameState:
         return st
     if out:
         return _out_play(st, t)
+    return st
+
+
+def _device_times(state: GameState, ev: ClockPressed, t: int) -> GameState:
+    """Device-authoritative clocks: the device's times at the press become the game's."""
+    assert ev.device_remaining_ms is not None
+    clock = state.clock
+    host = (clock.remaining(0, t), clock.remaining(1, t))
+    dev = ev.device_remaining_ms
+    gap = max(abs(host[0] - dev[0]), abs(host[1] - dev[1]))
+    used = (clock.initial_ms - dev[0], clock.initial_ms - dev[1])
+    st = replace(state, clock=replace(clock, used_ms=used, since_ms=t))
+    if gap > ev.drift_threshold_ms:
+        rule = (
+            f"table procedure: device-authoritative clock (drift over {ev.drift_threshold_ms} ms)"
+        )
+        text = (
+            f"the clock device and the service differ by {gap} ms at "
+            f"{state.players[ev.player]}'s press (device {time_text(dev[0])} / "
+            f"{time_text(dev[1])}, service {time_text(host[0])} / {time_text(host[1])}): "
+            "the device's times stand; director to review"
+        )
+        st = replace(st, rulings=(*st.rulings, Ruling(t, rule, text)))
+    return st
+
+
+def _restarted(state: GameState, ev: ServiceRestarted, t: int) -> GameState:
+    """The service was down: the game comes back neutralized, the gap charged to nobody."""
+    text = f"{ev.reason}: the service was down {ev.gap_ms} ms"
+    rule = "table procedure: no time is charged while the service is down"
+    st = replace(state, rulings=(*state.rulings, Ruling(t, rule, text)))
+    if state.phase in _LIVE and state.clock.running is not None and not state.clock.neutral:
+        st = replace(st, clock=state.clock.neutralize(t, f"{ev.reason} ({ev.gap_ms} ms down)"))
     return st
 
 
@@ -1500,7 +1537,25 @@ def _adjusted(state: GameState, ev: Adjusted, t: int) -> GameState:
         pens = res.penalties
         if ev.time_delta_ms and res.reason not in ("forfeit", "lateness", "bye", "resigned"):
             pens = _set(pens, p, penalty(st, p, t))
-        final = _add(res.scores, p, ev.score_delta + res.penalties[p] - pens[p])
+        refund = res.penalties[p] - pens[p]
+        if refund:
+            # The time penalty is recomputed from the adjusted clock; scores and lines follow.
+            scores = _add(st.scores, p, refund)
+            st = replace(
+                st,
+                scores=scores,
+                history=_line(st, t, p, "penalty", "(time)", refund, scores, st.clock),
+                rulings=(
+                    *st.rulings,
+                    Ruling(
+                        t,
+                        f"director {ev.by}",
+                        f"{state.players[p]}'s time penalty is now {pens[p]} "
+                        f"(was {res.penalties[p]})",
+                    ),
+                ),
+            )
+        final = _add(res.scores, p, ev.score_delta + refund)
         winner = None if final[0] == final[1] else (0 if final[0] > final[1] else 1)
         spread = (
             res.spread
@@ -1545,6 +1600,7 @@ _HANDLERS: dict[type, Callable[[GameState, Any, int], GameState]] = {
     Bye: _bye,
     Adjusted: _adjusted,
     TimeChecked: _time_checked,
+    ServiceRestarted: _restarted,
 }
 
 
@@ -1565,10 +1621,22 @@ def apply(state: GameState, event: Event, t: int | None = None) -> GameState:
     if state.phase is Phase.NOT_STARTED or state.variant is None:
         raise Refusal(f"{type(event).__name__} before the game started", _LOG_RULE)
     state = advance(state, now)
-    if state.phase is Phase.OVER and not isinstance(event, (Adjusted, TimeChecked)):
+    if state.phase is Phase.OVER and not isinstance(
+        event, (Adjusted, TimeChecked, ServiceRestarted)
+    ):
         raise Refusal(f"the game is over ({state.end_reason})", _rule(state, "turn_rule"))
     if state.phase is Phase.END_RACKS and not isinstance(
-        event, (EndRacks, Adjusted, TimeChecked, Neutralized, Resumed, Resigned, Forfeited)
+        event,
+        (
+            EndRacks,
+            Adjusted,
+            TimeChecked,
+            Neutralized,
+            Resumed,
+            Resigned,
+            Forfeited,
+            ServiceRestarted,
+        ),
     ):
         raise Refusal(
             "the game is over: enter the tiles left on the racks", _rule(state, "going_out_factor")

@@ -268,9 +268,7 @@ def _with_player(player: int) -> list[Event]:
 def test_unknown_player(variant: str, player: int) -> None:
     prefix = opening(variant)
     for bad in _with_player(player):
-        # Adjustments are the director's: they cite the director, not a federation rule.
-        param = None if isinstance(bad, (Adjusted, HoldCalled)) else "turn_rule"
-        exc = refused(prefix, bad, variant, param)
+        exc = refused(prefix, bad, variant, "turn_rule")
         assert repr(player) in exc.reason, (bad, exc)
 
 
@@ -360,7 +358,7 @@ def test_adjudicated_with_no_challenge_pending(variant: str) -> None:
 @variants
 def test_resumed_when_not_neutralized(variant: str) -> None:
     refused([start(variant)], Resumed(t=5000, by="director"), variant, "neutralize_allowed")
-    stopped = [start(variant), Neutralized(t=5000, by="director", reason="bag check")]
+    stopped: list[Event] = [start(variant), Neutralized(t=5000, by="director", reason="bag check")]
     running = [*stopped, Resumed(t=9000, by="director")]
     assert state_of(running).clock.running == 0
     refused(running, Resumed(t=9500, by="director"), variant, "neutralize_allowed")
