@@ -40,6 +40,7 @@ test: lint typecheck pytest
 bench: setup
 	$(VENV)/bin/python -m bench.gcg
 	$(VENV)/bin/python -m bench.lexicon
+	$(VENV)/bin/python -m bench.replay
 
 clean:
 	rm -rf $(VENV) $(TOOLS) .mypy_cache .ruff_cache .pytest_cache .hypothesis
