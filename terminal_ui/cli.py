@@ -11,7 +11,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from terminal_ui import cmd_gcg, cmd_log, cmd_replay, cmd_variants
+from terminal_ui import cmd_gcg, cmd_log, cmd_replay, cmd_serve, cmd_variants
 
 __all__ = ["build_parser", "main"]
 
@@ -27,6 +27,7 @@ def build_parser() -> argparse.ArgumentParser:
     cmd_variants.register(sub)
     cmd_replay.register(sub)
     cmd_log.register(sub)
+    cmd_serve.register(sub)
     return parser
 
 

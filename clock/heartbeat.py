@@ -1,0 +1,50 @@
+"""The service's proof of life, beside the log: ``<log>.alive``.
+
+Every ``interval`` the running service records its table time and the wall
+clock in a small sidecar file (written whole and renamed into place, so it is
+never half-written). After a crash, the restarted service knows when it was
+last alive: the time from then to now is the gap nobody may be charged for.
+The wall clock only bridges a reboot, when the monotonic origin moves.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["Alive", "read_alive", "write_alive"]
+
+
+@dataclass(frozen=True, slots=True)
+class Alive:
+    """The last sign of life."""
+
+    t: int
+    """Table time when it was written."""
+    wall_ms: int
+    """Wall clock (Unix ms) when it was written."""
+
+
+def alive_path(log_path: str | os.PathLike[str]) -> Path:
+    """The sidecar file of a log."""
+    return Path(f"{os.fspath(log_path)}.alive")
+
+
+def write_alive(log_path: str | os.PathLike[str], t: int) -> None:
+    """Record that the service is alive at table time ``t``."""
+    path = alive_path(log_path)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps({"t": t, "wall_ms": time.time_ns() // 1_000_000}), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def read_alive(log_path: str | os.PathLike[str]) -> Alive | None:
+    """The last sign of life, or None if there is none or it is unreadable."""
+    try:
+        doc = json.loads(alive_path(log_path).read_text(encoding="utf-8"))
+        return Alive(int(doc["t"]), int(doc["wall_ms"]))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
