@@ -60,6 +60,9 @@ class GameStarted(_Base, tag="game_started", frozen=True, kw_only=True):
     players: tuple[str, str]
     first: int = 0
     mode: Literal["board", "scoresheet"] | None = None
+    round: int | None = None
+    division: str | None = None
+    table: str | None = None
 
 
 class TilesPlaced(_Base, tag="tiles_placed", frozen=True, kw_only=True):

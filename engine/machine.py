@@ -380,6 +380,9 @@ def _start(state: GameState, ev: GameStarted, t: int) -> GameState:
         rulings=(ruling,),
         t=t,
         games=state.games + 1,
+        round=ev.round,
+        division=ev.division,
+        table=ev.table,
     )
 
 

@@ -193,6 +193,12 @@ class GameState(msgspec.Struct, frozen=True):
     """Scoresheet mode: the turn index whose score must be 0 (withdrawn), or 0."""
     games: int = 0
     """Games started in this log."""
+    round: int | None = None
+    """Tournament round, when the start says."""
+    division: str | None = None
+    """Division, when the start says."""
+    table: str | None = None
+    """Table label, when the start says."""
 
     def opponent(self, player: int) -> int:
         """The other seat."""

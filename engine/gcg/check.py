@@ -384,7 +384,9 @@ class _Replay:
 
     def time_penalty(self, p: int, ev: Event) -> None:
         if self.over is None:
-            self.err(ev, f"time penalty for {self.nicks[p]} before the game ended")
+            # GCG writes (time) only at the end: one here means the game ended on time
+            # (an overtime cutoff), and only end-of-game lines may follow.
+            self.over = "time"
         if p in self.timed:
             self.err(ev, f"{self.nicks[p]} has a time penalty twice")
         self.timed.add(p)
@@ -395,6 +397,8 @@ class _Replay:
     def complete(self) -> bool:
         if self.over is None or self.rec.incomplete:
             return False
+        if self.over == "time":
+            return True
         if self.out_player is not None:
             return self.out_player in self.paid_out and self.pending_deduction is None
         return self.deducted == {0, 1}
