@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 
-from clock.device import DeviceEvent, PausePressed, SidePressed
+from clock.device import DeviceEvent, DeviceOnline, PausePressed, SidePressed
 from clock.timeline import Timeline
 
 __all__ = ["EmulatedClock"]
@@ -41,6 +41,8 @@ class EmulatedClock:
         """How many times it beeped."""
         self.closed = False
         """True after close()."""
+        # Like a physical clock saying HELLO when it is plugged in.
+        self._queue.put_nowait(DeviceOnline("emulated"))
 
     # --- what the device shows -------------------------------------------------
     def remaining(self, side: int) -> int:

@@ -295,7 +295,13 @@ class TableService:
             item = await self._queue.get()
             if item is None:
                 return
-            self._commit(item)
+            try:
+                self._commit(item)
+            except Exception as exc:  # e.g. the disk is full: answer, keep the table going
+                log.exception("cannot commit %s", type(item[1]).__name__)
+                fut = item[3]
+                if fut is not None and not fut.done():
+                    fut.set_exception(exc)
 
     def _commit(self, item: _Item) -> None:
         assert self._log is not None
@@ -352,8 +358,15 @@ class TableService:
     # --- the device ----------------------------------------------------------------------
     async def _device_reader(self) -> None:
         assert self.device is not None
-        async for dev in self.device.events():
-            self._on_device(dev)
+        reason = "the device stopped reporting"
+        try:
+            async for dev in self.device.events():
+                self._on_device(dev)
+        except Exception as exc:  # a broken link must not stop the table
+            log.exception("clock device failed; the table goes on without it")
+            reason = f"device error: {exc}"
+        if self._running:
+            self._on_device(DeviceOffline(reason))
 
     def _on_device(self, dev: DeviceEvent) -> None:
         """Stamp a device event at once and queue it; never wait here."""
