@@ -41,6 +41,7 @@ bench: setup
 	$(VENV)/bin/python -m bench.gcg
 	$(VENV)/bin/python -m bench.lexicon
 	$(VENV)/bin/python -m bench.replay
+	$(VENV)/bin/python -m bench.press
 
 clean:
 	rm -rf $(VENV) $(TOOLS) .mypy_cache .ruff_cache .pytest_cache .hypothesis

@@ -78,6 +78,12 @@ class EmulatedClock:
         self._seq += 1
         self._queue.put_nowait(PausePressed(self._seq))
 
+    async def drained(self) -> None:
+        """Return once every button event so far has been taken by the reader."""
+        while not self._queue.empty():
+            await asyncio.sleep(0)
+        await asyncio.sleep(0)
+
     # --- the device interface ------------------------------------------------------
     async def events(self) -> AsyncIterator[DeviceEvent]:
         """Button events in order, until closed."""

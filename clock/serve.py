@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -98,7 +99,9 @@ async def _lines(stream: TextIO) -> asyncio.Queue[str | None]:
             loop.call_soon_threadsafe(queue.put_nowait, line)
         loop.call_soon_threadsafe(queue.put_nowait, None)
 
-    loop.run_in_executor(None, pump)
+    # A daemon thread, not the default executor: asyncio.run waits for executor
+    # threads, and this one blocks until end of input, so 'quit' would hang.
+    threading.Thread(target=pump, name="serve.stdin", daemon=True).start()
     return queue
 
 
@@ -173,6 +176,9 @@ async def serve(
                     emulated.press(int(words[1]))
                 else:
                     _emit(stdout, {"error": f"press needs a side 0 or 1: {text!r}"})
+                # Keep input order: the button reaches the service's queue before the
+                # next line is read.
+                await emulated.drained()
                 continue
             try:
                 event = decode_event(text)

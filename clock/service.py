@@ -148,6 +148,10 @@ class Subscription:
 
 _Item = tuple[int, Event, str, "asyncio.Future[Ack] | None"]
 
+# The pause button toggles. Whether it neutralizes or resumes is decided when it
+# is committed, not when it arrives, so two quick presses pause and resume.
+_PAUSE = Neutralized(by="clock", reason="pause button")
+
 
 class TableService:
     """One table's game in real time. Use as ``async with TableService(...) as svc``."""
@@ -306,6 +310,8 @@ class TableService:
     def _commit(self, item: _Item) -> None:
         assert self._log is not None
         t, event, source, fut = item
+        if event is _PAUSE and self.state.clock.neutral:
+            event = Resumed(by="clock")
         stamped = replace(event, t=max(t, self.state.t))
         try:
             new = apply(self.state, stamped)
@@ -385,10 +391,7 @@ class TableService:
                 "device",
             )
         elif isinstance(dev, PausePressed):
-            if self.state.clock.neutral:
-                self.send(Resumed(by="clock"), "device")
-            else:
-                self.send(Neutralized(by="clock", reason="pause button"), "device")
+            self.send(_PAUSE, "device")
         elif isinstance(dev, DeviceOffline):
             self.status = Status(False, self.status.device_id, dev.reason)
             log.warning("clock device offline: %s", dev.reason)
