@@ -80,7 +80,7 @@ class EmulatedClock:
 
     async def drained(self) -> None:
         """Return once every button event so far has been taken by the reader."""
-        while not self._queue.empty():
+        while not self._queue.empty():  # noqa: ASYNC110 - the queue has no "drained" event
             await asyncio.sleep(0)
         await asyncio.sleep(0)
 

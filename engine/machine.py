@@ -1335,7 +1335,7 @@ def _turn_scored(state: GameState, ev: TurnScored, t: int) -> GameState:
         raise Refusal(
             f"{state.players[p]} has ended only {state.presses[p]} turns; "
             f"turn {index} cannot be scored yet",
-            _rule(state, "turn_rule"),
+            _rule(state, "mode" if _v(state).mode == "scoresheet" else "turn_rule"),
         )
     score = ev.score
     st = state

@@ -144,7 +144,9 @@ class Table:
             return
         self._buf += chunk
         *complete, self._buf = self._buf.split(b"\n")
-        self.lines.extend(json.loads(line) for line in complete if line.strip())
+        docs = (json.loads(line) for line in complete if line.strip())
+        # Device status lines (the emulated clock coming online) are not commits.
+        self.lines.extend(doc for doc in docs if "device" not in doc)
 
     def next_line(self, timeout: float = LINE_TIMEOUT_S) -> dict[str, Any]:
         """The next printed line; fails if none comes in time."""
