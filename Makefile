@@ -23,7 +23,7 @@ system-deps:
 	./scripts/system-deps
 
 run: setup
-	$(VENV)/bin/rackclock $(or $(RUN_ARGS),gcg check tests/data/real/doug_v_emely.gcg tests/data/real/guy_vs_bot.gcg tests/data/real/vs_frentz.gcg)
+	$(VENV)/bin/rackclock $(or $(RUN_ARGS),table)
 
 lint: setup
 	$(VENV)/bin/ruff check .

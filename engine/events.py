@@ -39,6 +39,7 @@ __all__ = [
     "ScoreRecorded",
     "ScoreResolved",
     "ServiceRestarted",
+    "Signed",
     "TilesDrawn",
     "TilesPlaced",
     "TimeChecked",
@@ -240,6 +241,12 @@ class Bye(_Base, tag="bye", frozen=True, kw_only=True):
     player: int
 
 
+class Signed(_Base, tag="signed", frozen=True, kw_only=True):
+    """A player confirms the final result: the digital signature on the score sheet."""
+
+    player: int
+
+
 class Adjusted(_Base, tag="adjusted", frozen=True, kw_only=True):
     """A director's ruling: score and/or time changed, with a reason."""
 
@@ -290,6 +297,7 @@ Event = (
     | Forfeited
     | Bye
     | Adjusted
+    | Signed
     | ServiceRestarted
     | TimeChecked
 )

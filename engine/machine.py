@@ -47,6 +47,7 @@ from engine.events import (
     ScoreRecorded,
     ScoreResolved,
     ServiceRestarted,
+    Signed,
     TilesDrawn,
     TilesPlaced,
     TimeChecked,
@@ -1571,6 +1572,24 @@ def _adjusted(state: GameState, ev: Adjusted, t: int) -> GameState:
     return st
 
 
+def _signed(state: GameState, ev: Signed, t: int) -> GameState:
+    _refuse_player(state, ev.player)
+    if state.phase is not Phase.OVER:
+        raise Refusal(
+            f"the result is signed once the game is over; now: {state.describe_phase()}",
+            _rule(state, "signature_rule"),
+        )
+    if state.signed[ev.player]:
+        raise Refusal(
+            f"{state.players[ev.player]} has already signed", _rule(state, "signature_rule")
+        )
+    signed = _set(state.signed, ev.player, True)
+    text = f"{state.players[ev.player]} confirms the result"
+    if all(signed):
+        text += ": both players have signed"
+    return replace(state, signed=signed, rulings=_ruled(state, t, "signature_rule", text))
+
+
 def _time_checked(state: GameState, ev: TimeChecked, t: int) -> GameState:
     return state
 
@@ -1604,6 +1623,7 @@ _HANDLERS: dict[type, Callable[[GameState, Any, int], GameState]] = {
     Adjusted: _adjusted,
     TimeChecked: _time_checked,
     ServiceRestarted: _restarted,
+    Signed: _signed,
 }
 
 
@@ -1625,7 +1645,7 @@ def apply(state: GameState, event: Event, t: int | None = None) -> GameState:
         raise Refusal(f"{type(event).__name__} before the game started", _LOG_RULE)
     state = advance(state, now)
     if state.phase is Phase.OVER and not isinstance(
-        event, (Adjusted, TimeChecked, ServiceRestarted)
+        event, (Adjusted, TimeChecked, ServiceRestarted, Signed)
     ):
         raise Refusal(f"the game is over ({state.end_reason})", _rule(state, "turn_rule"))
     if state.phase is Phase.END_RACKS and not isinstance(

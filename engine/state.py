@@ -193,6 +193,8 @@ class GameState(msgspec.Struct, frozen=True):
     """Scoresheet mode: the turn index whose score must be 0 (withdrawn), or 0."""
     games: int = 0
     """Games started in this log."""
+    signed: tuple[bool, bool] = (False, False)
+    """Which players have confirmed the result."""
     round: int | None = None
     """Tournament round, when the start says."""
     division: str | None = None

@@ -122,6 +122,8 @@ class Variant:
     """Placement legality (cited when a play does not fit the board)."""
     turn_rule: str
     """How a turn ends (cited for out-of-turn presses)."""
+    signature_rule: str
+    """Confirming the result (cited when players sign)."""
     bye_spread: int
     """Spread credited for a bye."""
     forfeit_spread: int

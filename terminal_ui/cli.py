@@ -11,7 +11,15 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from terminal_ui import cmd_gcg, cmd_log, cmd_replay, cmd_serve, cmd_variants
+from terminal_ui import (
+    cmd_emulate,
+    cmd_gcg,
+    cmd_log,
+    cmd_replay,
+    cmd_serve,
+    cmd_table,
+    cmd_variants,
+)
 
 __all__ = ["build_parser", "main"]
 
@@ -28,6 +36,8 @@ def build_parser() -> argparse.ArgumentParser:
     cmd_replay.register(sub)
     cmd_log.register(sub)
     cmd_serve.register(sub)
+    cmd_table.register(sub)
+    cmd_emulate.register(sub)
     return parser
 
 
