@@ -106,6 +106,63 @@ def _geometry(layout: Layout) -> _Geometry:
     return _Geometry(layout, tuple(neighbours))
 
 
+def try_play(
+    board: Board,
+    tile_set: TileSet,
+    rng: random.Random,
+    letters: Sequence[str],
+    rack: list[str],
+    anchor: int,
+    across: bool,
+    k: int,
+    before: int,
+) -> Placement | None:
+    """Lay ``k`` random tiles of ``rack`` in one line through the empty square
+    ``anchor``, ``before`` of them ahead of it, and let the engine validate and
+    score it (None if the engine refuses). Blanks get a random letter of ``letters``."""
+    lay = board.layout
+    cells = board.cells
+    cols = lay.cols
+    r, c = divmod(anchor, cols)
+    if across:
+        base, t0, step, limit = r * cols, c, 1, cols
+    else:
+        base, t0, step, limit = c, r, cols, lay.rows
+    # Walk outwards collecting empty squares; tiles on the board in between
+    # become played-through squares of the same word.
+    back: list[int] = []
+    t = t0 - 1
+    while len(back) < before and t >= 0:
+        if cells[base + t * step] == EMPTY:
+            back.append(t)
+        t -= 1
+    fwd = [t0]
+    t = t0 + 1
+    while len(back) + len(fwd) < k and t < limit:
+        if cells[base + t * step] == EMPTY:
+            fwd.append(t)
+        t += 1
+    start = back[-1] if back else t0
+    while start > 0 and cells[base + (start - 1) * step] != EMPTY:
+        start -= 1
+    end = fwd[-1]
+    while end + 1 < limit and cells[base + (end + 1) * step] != EMPTY:
+        end += 1
+    chosen = iter(rng.sample(rack, len(back) + len(fwd)))
+    out: list[str] = []
+    for t in range(start, end + 1):
+        if cells[base + t * step] != EMPTY:
+            out.append(".")
+            continue
+        tile = next(chosen)
+        out.append(rng.choice(letters).lower() if tile == tile_set.blank else tile)
+    pos = Position(r, start, True) if across else Position(start, c, False)
+    try:
+        return place(board, Move(pos, "".join(out)), tile_set)
+    except IllegalPlayError:
+        return None
+
+
 class _Game:
     """One game being played out; every field mirrors what the checker replays."""
 
@@ -170,55 +227,6 @@ class _Game:
         self.scoreless = 0 if scored else self.scoreless + 1
 
     # --- finding a play ----------------------------------------------------------
-    def try_play(
-        self, rack: list[str], anchor: int, across: bool, k: int, before: int
-    ) -> Placement | None:
-        """Lay ``k`` rack tiles in one line through the empty square ``anchor``,
-        ``before`` of them ahead of it, and let the engine validate and score it."""
-        lay = self.board.layout
-        cells = self.board.cells
-        cols = lay.cols
-        r, c = divmod(anchor, cols)
-        if across:
-            base, t0, step, limit = r * cols, c, 1, cols
-        else:
-            base, t0, step, limit = c, r, cols, lay.rows
-        # Walk outwards collecting empty squares; tiles on the board in between
-        # become played-through squares of the same word.
-        back: list[int] = []
-        t = t0 - 1
-        while len(back) < before and t >= 0:
-            if cells[base + t * step] == EMPTY:
-                back.append(t)
-            t -= 1
-        fwd = [t0]
-        t = t0 + 1
-        while len(back) + len(fwd) < k and t < limit:
-            if cells[base + t * step] == EMPTY:
-                fwd.append(t)
-            t += 1
-        start = back[-1] if back else t0
-        while start > 0 and cells[base + (start - 1) * step] != EMPTY:
-            start -= 1
-        end = fwd[-1]
-        while end + 1 < limit and cells[base + (end + 1) * step] != EMPTY:
-            end += 1
-        chosen = self.rng.sample(rack, len(back) + len(fwd))
-        out: list[str] = []
-        it = iter(chosen)
-        blank = self.ts.blank
-        for t in range(start, end + 1):
-            if cells[base + t * step] != EMPTY:
-                out.append(".")
-                continue
-            tile = next(it)
-            out.append(self.rng.choice(self.letters).lower() if tile == blank else tile)
-        pos = Position(r, start, True) if across else Position(start, c, False)
-        try:
-            return place(self.board, Move(pos, "".join(out)), self.ts)
-        except IllegalPlayError:
-            return None
-
     def find_play(self, p: int) -> Placement | None:
         rack = self.racks[p]
         size = len(rack)
@@ -236,7 +244,17 @@ class _Game:
                 if k > size:
                     return None
             anchor = self.rng.choice(candidates)
-            pl = self.try_play(rack, anchor, self.rng.random() < 0.5, k, self.rng.randrange(k))
+            pl = try_play(
+                self.board,
+                self.ts,
+                self.rng,
+                self.letters,
+                rack,
+                anchor,
+                self.rng.random() < 0.5,
+                k,
+                self.rng.randrange(k),
+            )
             if pl is not None:
                 return pl
         return None

@@ -37,9 +37,9 @@ from functools import cache
 
 from msgspec.structs import replace
 
-from bench.corpus import rack_string_of
-from engine.board import EMPTY, Board
-from engine.errors import IllegalPlayError, Refusal
+from bench.corpus import rack_string_of, try_play
+from engine.board import EMPTY
+from engine.errors import Refusal
 from engine.events import (
     Accepted,
     Adjudicated,
@@ -63,8 +63,7 @@ from engine.events import (
 )
 from engine.layout import Layout
 from engine.machine import apply, next_deadline
-from engine.notation import Move, Position
-from engine.placement import Placement, place
+from engine.placement import Placement
 from engine.replay import replay
 from engine.state import GameState, Phase
 from engine.tiles import TileSet, load_tile_set
@@ -228,52 +227,6 @@ class _Game:
         return True
 
     # --- finding a play ----------------------------------------------------------
-    def _try_play(
-        self, board: Board, rack: list[str], anchor: int, across: bool, k: int, before: int
-    ) -> Placement | None:
-        """Lay ``k`` rack tiles in one line through the empty square ``anchor``,
-        ``before`` of them ahead of it (as :mod:`bench.corpus` does)."""
-        lay = board.layout
-        cells = board.cells
-        cols = lay.cols
-        r, c = divmod(anchor, cols)
-        if across:
-            base, t0, step, limit = r * cols, c, 1, cols
-        else:
-            base, t0, step, limit = c, r, cols, lay.rows
-        back: list[int] = []
-        t = t0 - 1
-        while len(back) < before and t >= 0:
-            if cells[base + t * step] == EMPTY:
-                back.append(t)
-            t -= 1
-        fwd = [t0]
-        t = t0 + 1
-        while len(back) + len(fwd) < k and t < limit:
-            if cells[base + t * step] == EMPTY:
-                fwd.append(t)
-            t += 1
-        start = back[-1] if back else t0
-        while start > 0 and cells[base + (start - 1) * step] != EMPTY:
-            start -= 1
-        end = fwd[-1]
-        while end + 1 < limit and cells[base + (end + 1) * step] != EMPTY:
-            end += 1
-        chosen = iter(self.rng.sample(rack, len(back) + len(fwd)))
-        out: list[str] = []
-        blank = self.ts.blank
-        for t in range(start, end + 1):
-            if cells[base + t * step] != EMPTY:
-                out.append(".")
-                continue
-            tile = next(chosen)
-            out.append(self.rng.choice(self.letters).lower() if tile == blank else tile)
-        pos = Position(r, start, True) if across else Position(start, c, False)
-        try:
-            return place(board, Move(pos, "".join(out)), self.ts)
-        except IllegalPlayError:
-            return None
-
     def _find_play(self, p: int) -> Placement | None:
         board = self.state.board
         assert board is not None
@@ -304,8 +257,16 @@ class _Game:
                 if k > size:
                     return None
             anchor = self.rng.choice(candidates)
-            pl = self._try_play(
-                board, rack, anchor, self.rng.random() < 0.5, k, self.rng.randrange(k)
+            pl = try_play(
+                board,
+                self.ts,
+                self.rng,
+                self.letters,
+                rack,
+                anchor,
+                self.rng.random() < 0.5,
+                k,
+                self.rng.randrange(k),
             )
             if pl is not None:
                 return pl
