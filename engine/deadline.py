@@ -70,7 +70,10 @@ def advance(state: GameState, t: int) -> GameState:
         )
     st = replace(state, locked=locked, clock=clock, composing=composing, rulings=rulings)
     opp = 1 - seat
-    if locked[opp] or state.scores[opp] >= state.scores[seat]:
+    # In scoresheet mode the scores may lag the scorekeeper, so whether the opponent
+    # is behind is not known here: they play on, or end the game by passing.
+    behind_known = state.mode == "board" or all(state.scored[i] >= state.presses[i] for i in (0, 1))
+    if locked[opp] or (behind_known and state.scores[opp] >= state.scores[seat]):
         # TOR-9: only a player who is behind may play on.
         st = replace(
             st,

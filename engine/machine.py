@@ -38,6 +38,7 @@ from engine.events import (
     ServiceRestarted,
     Signed,
     TimeChecked,
+    TurnScored,
 )
 from engine.state import GameState, Phase
 
@@ -85,6 +86,7 @@ def apply(state: GameState, event: Event, t: int | None = None) -> GameState:
             Resigned,
             Forfeited,
             ServiceRestarted,
+            TurnScored,
         ),
     ):
         raise Refusal(

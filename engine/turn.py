@@ -162,6 +162,18 @@ def pressed(state: GameState, ev: ClockPressed, t: int) -> GameState:
     if ev.device_remaining_ms is not None:
         state = _device_times(state, ev, t)
     opp = 1 - p
+    if state.mode == "scoresheet" and state.locked[p]:
+        # TOR-8: past -1:01 no more plays; the press ends the turn as a pass.
+        st = replace(
+            state,
+            rulings=ruled(
+                state,
+                t,
+                "cutoff",
+                f"{state.players[p]} may make no more plays: the press is a pass",
+            ),
+        )
+        return _end_turn_without_play(st, p, t, "pass", "-")
     if state.mode == "scoresheet":
         presses = add_pair(state.presses, p, 1)
         last = Play(
@@ -318,6 +330,8 @@ def _end_turn_without_play(state: GameState, p: int, t: int, kind: str, text: st
         history=line(state, t, p, kind, text, 0, state.scores, clock),
     )
     if state.mode == "scoresheet":
+        # Passes and exchanges are turns on the sheet too, scored 0 (the
+        # scorekeeper's screen enters those zeros itself).
         st = replace(st, presses=add_pair(st.presses, p, 1))
     if st.locked[opp] and kind == "pass" and not st.locked[p]:
         st = replace(

@@ -16,6 +16,7 @@ from terminal_ui import (
     cmd_gcg,
     cmd_log,
     cmd_replay,
+    cmd_scorekeeper,
     cmd_serve,
     cmd_table,
     cmd_variants,
@@ -37,6 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     cmd_log.register(sub)
     cmd_serve.register(sub)
     cmd_table.register(sub)
+    cmd_scorekeeper.register(sub)
     cmd_emulate.register(sub)
     return parser
 
