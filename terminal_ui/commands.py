@@ -139,11 +139,12 @@ def interpret(text: str, state: GameState, *, by: str = "players") -> Event | Pr
     if head == "draw":
         last = state.last
         comp = state.composing
-        drawer = (
-            comp.player
-            if comp is not None and last is None
-            else (last.player if last is not None else turn)
-        )
+        if last is not None and last.owed > 0:
+            drawer = last.player  # the replacement tiles of the last play
+        elif comp is not None:
+            drawer = comp.player  # drawing before the press: a flash draw
+        else:
+            drawer = last.player if last is not None else turn
         return TilesDrawn(player=drawer, count=_count(words, "a draw"))
     if head == "blank":
         if len(words) != 2 or not words[1].isalpha():

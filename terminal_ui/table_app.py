@@ -22,7 +22,8 @@ from rich.markup import escape
 from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.css.query import NoMatches
 from textual.screen import ModalScreen
 from textual.theme import Theme
 from textual.widgets import Footer, Header, Input, Label, SelectionList, Static
@@ -30,7 +31,7 @@ from textual.widgets import Footer, Header, Input, Label, SelectionList, Static
 from clock.device import ClockDevice
 from clock.emulated import EmulatedClock
 from clock.service import Ack, TableService, Update
-from clock.timeline import MonotonicTimeline
+from clock.timeline import MonotonicTimeline, Timeline
 from engine.events import Adjudicated, Challenged, Event, GameStarted, Signed
 from engine.lexicon import Verdict, WordList
 from engine.machine import penalty
@@ -81,7 +82,8 @@ class TableConfig:
     words: WordList | None = None
     """A word list for self-adjudication; None means an adjudicator rules."""
     high_contrast: bool = False
-    timeline: MonotonicTimeline = field(default_factory=MonotonicTimeline)
+    timeline: Timeline = field(default_factory=MonotonicTimeline)
+    """Table time; tests pass a :class:`clock.timeline.FakeTimeline`."""
 
 
 class CommandInput(Input):
@@ -128,6 +130,7 @@ class AdjudicationScreen(ModalScreen[bool | None]):
         Binding("j", "judge", "Judge (word list)"),
         Binding("v", "verdict(True)", "Acceptable"),
         Binding("i", "verdict(False)", "Unacceptable"),
+        Binding("enter", "record", "Record the verdict"),
         Binding("escape", "dismiss(None)", "Close"),
     ]
 
@@ -135,6 +138,8 @@ class AdjudicationScreen(ModalScreen[bool | None]):
         super().__init__()
         self.words = words
         self.judge = judge
+        self.judged: bool | None = None
+        """The word list's verdict, shown to both players until Enter records it."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
@@ -153,8 +158,14 @@ class AdjudicationScreen(ModalScreen[bool | None]):
         verdict = self.judge.judge(self.words)
         ok = verdict is Verdict.ACCEPTABLE
         # Never say which word failed (NZASP 6.15.2): the verdict covers the play.
-        self.query_one("#verdict", Static).update(f"[b]THE PLAY IS {verdict.value.upper()}[/b]")
-        self.dismiss(ok)
+        self.judged = ok
+        self.query_one("#verdict", Static).update(
+            f"[b]THE PLAY IS {verdict.value.upper()}[/b]   (Enter records the verdict)"
+        )
+
+    def action_record(self) -> None:
+        if self.judged is not None:
+            self.dismiss(self.judged)
 
     def action_verdict(self, ok: bool) -> None:
         self.dismiss(ok)
@@ -204,9 +215,10 @@ class SummaryScreen(ModalScreen[None]):
         app.submit(Signed(player=player))
 
     def refresh_state(self, st: GameState) -> None:
-        """Show who has signed."""
+        """Show who has signed (before the screen is composed, compose shows it)."""
         self.state = st
-        self.query_one("#signed", Static).update(self._signed_text(st))
+        for signed in self.query("#signed").results(Static):
+            signed.update(self._signed_text(st))
 
 
 class TableApp(App[int]):
@@ -235,18 +247,23 @@ class TableApp(App[int]):
     # --- layout ------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         yield Header()
-        with Horizontal(id="clocks"):
-            yield PlayerClock(id="p0")
-            yield PlayerClock(id="p1")
-        yield Static("", id="phase")
-        yield CommandInput(
-            placeholder="play (8D WINDY) or command: pass, hold, challenge, draw 5 ...",
-            id="command",
-        )
-        yield Static("", id="feedback")
-        with Horizontal(id="logs"):
-            yield Static("", id="moves")
-            yield Static("", id="rulings")
+        with Horizontal(id="main"):
+            with Vertical(id="table"):
+                with Horizontal(id="clocks"):
+                    yield PlayerClock(id="p0")
+                    yield PlayerClock(id="p1")
+                yield Static("", id="phase")
+                yield CommandInput(
+                    placeholder="play (8D WINDY) or command: pass, hold, challenge, draw 5 ...",
+                    id="command",
+                )
+                yield Static("", id="feedback")
+                with Horizontal(id="logs"):
+                    with VerticalScroll(id="moves-pane"):
+                        yield Static("", id="moves")
+                    with VerticalScroll(id="rulings-pane"):
+                        yield Static("", id="rulings")
+            # Beside the table, not below it: the 16 lines of the board fit in 80x24.
             yield BoardView(id="board")
         yield Footer()
 
@@ -255,6 +272,9 @@ class TableApp(App[int]):
         if self.config.high_contrast:
             self.theme = HIGH_CONTRAST.name
         self.query_one("#board").display = False
+        # The newest moves and rulings are at the bottom: keep them in view.
+        for pane in self.query(VerticalScroll):
+            pane.anchor()
         self.sub_title = f"{self.config.variant} | log {self.config.log}"
         self.run_service()
         # Redraw the clocks often; their times are derived from the state's stamps.
@@ -272,7 +292,7 @@ class TableApp(App[int]):
         await self.service.start()
         sub = self.service.subscribe()
         st = self.service.state
-        if st.phase in (Phase.NOT_STARTED, Phase.OVER):
+        if st.phase is Phase.NOT_STARTED or (st.phase is Phase.OVER and all(st.signed)):
             await self.service.submit(
                 GameStarted(
                     variant=cfg.variant, players=cfg.players, first=cfg.first, mode=cfg.mode
@@ -315,7 +335,13 @@ class TableApp(App[int]):
         now = self.config.timeline.now_ms()
         keys = ("[ / F1", "] / F2")
         for seat in (0, 1):
-            self.query_one(f"#p{seat}", PlayerClock).show(
+            try:
+                clock = self.query_one(f"#p{seat}", PlayerClock)
+                # The interval can tick while the app shuts down and its widgets are removed.
+                clock.query_one(".name")
+            except NoMatches:
+                return
+            clock.show(
                 st.players[seat],
                 st.scores[seat],
                 st.clock.remaining(seat, now),
@@ -362,7 +388,12 @@ class TableApp(App[int]):
 
     # --- keys and the command line ------------------------------------------------------------
     def action_press(self, side: int) -> None:
-        """A player's clock key: the emulated clock's button, or a keyboard press."""
+        """A player's clock key: the emulated clock's button, or a keyboard press.
+        Once the game is over, the key signs the result (the summary screen's own
+        bindings never see it: these app bindings have priority)."""
+        if self.state.phase is Phase.OVER:
+            self.submit(Signed(player=side))
+            return
         if self.emulated is not None:
             self.emulated.press(side)
         elif self.service is not None:
@@ -373,7 +404,7 @@ class TableApp(App[int]):
     def action_toggle_board(self) -> None:
         board = self.query_one("#board")
         board.display = not board.display
-        self.query_one("#moves").display = not board.display
+        self.query_one("#moves-pane").display = not board.display
 
     def action_toggle_contrast(self) -> None:
         self.theme = "textual-dark" if self.theme == HIGH_CONTRAST.name else HIGH_CONTRAST.name
@@ -407,7 +438,11 @@ class TableApp(App[int]):
         except CommandError as exc:
             self.query_one("#feedback", Static).update(f"[red]{escape(str(exc))}[/red]")
             return
-        event.input.value = ""
+        # Clear the line without a Changed message: its live check would erase the answer
+        # (ok, or refused with the reason) that the service may already have shown.
+        with event.input.prevent(Input.Changed):
+            event.input.value = ""
+        self.query_one("#feedback", Static).update("")
         if isinstance(result, Preview):
             self.submit(result.event)
         elif isinstance(result, Challenged) and not result.words and self.state.last is not None:
