@@ -126,6 +126,15 @@ async def serve(
         device = None
     elif device_factory is not None:
         device = device_factory(cfg.clock, timeline, variant.initial_ms)
+        if device is None:
+            _emit(
+                stdout,
+                {
+                    "error": f"cannot open clock {cfg.clock!r} "
+                    "(emulated, none, serial:PATH or mqtt:URL)"
+                },
+            )
+            return 2
     else:
         _emit(stdout, {"error": f"unknown clock {cfg.clock!r}"})
         return 2

@@ -397,6 +397,8 @@ class TableService:
             log.warning("clock device offline: %s", dev.reason)
             self._publish(Update(self.state, self.status))
         elif isinstance(dev, DeviceOnline):
+            # A clock that (re)connects starts its sequence numbers again.
+            self._last_device_seq = None
             self.status = Status(True, dev.device_id or self.status.device_id)
             self._publish(Update(self.state, self.status))
             self._device_dirty.set()  # reconcile: show the service's times

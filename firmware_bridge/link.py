@@ -15,6 +15,7 @@ from firmware_bridge.framing import FrameDecoder, FrameError, encode_frame
 from firmware_bridge.protocol import (
     Ack,
     Heartbeat,
+    Hello,
     Message,
     Nak,
     NakReason,
@@ -122,7 +123,12 @@ class Link:
             if isinstance(msg, Heartbeat):
                 continue
             reply += self._raw(Ack(0, msg.seq), now_ms)
-            if msg.seq in self._seen:
+            if isinstance(msg, Hello):
+                # A HELLO starts a new session: a peer that reset counts its seq from 1
+                # again, so the numbers seen before must not make its messages duplicates.
+                # (A retransmitted HELLO is then delivered twice; answering it is idempotent.)
+                self._seen.clear()
+            elif msg.seq in self._seen:
                 self.stats.duplicates += 1
                 continue
             self._seen.append(msg.seq)

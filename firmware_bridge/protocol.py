@@ -215,7 +215,11 @@ def needs_ack(msg: Message) -> bool:
 
 
 def _side(value: int | None) -> int:
-    return NO_SIDE if value is None else value
+    if value is None:
+        return NO_SIDE
+    if value not in (0, 1):
+        raise ProtocolError(f"running must be 0, 1 or None, got {value!r}")
+    return value
 
 
 def _check_side(value: int, offset: int, allow_none: bool) -> int | None:
@@ -247,6 +251,8 @@ def encode(msg: Message) -> bytes:
                     raise ProtocolError("device id longer than 255 bytes")
                 return head + struct.pack(">BHB", msg.version, msg.capabilities, len(ident)) + ident
             case Press():
+                if msg.side not in (0, 1):
+                    raise ProtocolError(f"side must be 0 or 1, got {msg.side!r}")
                 if msg.remaining_ms is None:
                     return head + struct.pack(">BIB", msg.side, msg.device_ms & 0xFFFFFFFF, 0)
                 return head + struct.pack(
@@ -275,13 +281,16 @@ def encode(msg: Message) -> bytes:
                 return head + struct.pack(">I", msg.device_ms & 0xFFFFFFFF)
     except struct.error as exc:
         raise ProtocolError(f"field out of range in {type(msg).__name__}: {exc}") from None
+    except UnicodeEncodeError as exc:
+        raise ProtocolError(f"text in {type(msg).__name__} is not encodable as UTF-8") from exc
     raise ProtocolError(f"cannot encode {msg!r}")  # pragma: no cover - exhaustive match
 
 
-def _need(payload: bytes, size: int, what: str) -> None:
-    if len(payload) != size:
+def _need(part: bytes, size: int, what: str, base: int) -> None:
+    """Check that ``part`` (which starts at byte ``base`` of the payload) has ``size`` bytes."""
+    if len(part) != size:
         raise ProtocolError(
-            f"{what} payload is {len(payload)} bytes, expected {size}", min(len(payload), size)
+            f"{what} payload is {len(part)} bytes, expected {size}", base + min(len(part), size)
         )
 
 
@@ -307,7 +316,7 @@ def decode(payload: bytes) -> Message:
         if len(body) < 4:
             raise ProtocolError("HELLO body shorter than 4 bytes", len(payload))
         ver, caps, n = struct.unpack_from(">BHB", body)
-        _need(body[4:], n, "HELLO device id")
+        _need(body[4:], n, "HELLO device id", 8)
         try:
             ident = body[4:].decode("utf-8")
         except UnicodeDecodeError as exc:
@@ -320,22 +329,22 @@ def decode(payload: bytes) -> Message:
         checked = _check_side(side, 4, allow_none=False)
         assert checked is not None
         if flags == 0:
-            _need(body, 6, "PRESS")
+            _need(body, 6, "PRESS", 4)
             return Press(seq, checked, dev_ms)
         if flags != 1:
             raise ProtocolError(f"PRESS flags 0x{flags:02x} unknown", 9)
-        _need(body, 14, "PRESS with times")
+        _need(body, 14, "PRESS with times", 4)
         r0, r1 = struct.unpack_from(">ii", body, 6)
         return Press(seq, checked, dev_ms, (r0, r1))
     if kind is MessageType.PAUSE:
-        _need(body, 0, "PAUSE")
+        _need(body, 0, "PAUSE", 4)
         return Pause(seq)
     if kind is MessageType.STATE:
-        _need(body, 9, "STATE")
+        _need(body, 9, "STATE", 4)
         r0, r1, running = struct.unpack(">iiB", body)
         return State(seq, (r0, r1), _check_side(running, 12, allow_none=True))
     if kind is MessageType.SET:
-        _need(body, 10, "SET")
+        _need(body, 10, "SET", 4)
         r0, r1, running, paused = struct.unpack(">iiBB", body)
         if paused not in (0, 1):
             raise ProtocolError(f"SET paused must be 0 or 1, got {paused}", 13)
@@ -346,25 +355,25 @@ def decode(payload: bytes) -> Message:
         n = body[0]
         if n > MAX_TEXT:
             raise ProtocolError(f"TEXT of {n} bytes exceeds {MAX_TEXT}", 4)
-        _need(body[1:], n, "TEXT")
+        _need(body[1:], n, "TEXT", 5)
         try:
             return Text(seq, body[1:].decode("utf-8"))
         except UnicodeDecodeError as exc:
             raise ProtocolError("TEXT is not UTF-8", 5 + exc.start) from None
     if kind is MessageType.BEEP:
-        _need(body, 2, "BEEP")
+        _need(body, 2, "BEEP", 4)
         return Beep(seq, struct.unpack(">H", body)[0])
     if kind is MessageType.ACK:
-        _need(body, 2, "ACK")
+        _need(body, 2, "ACK", 4)
         return Ack(seq, struct.unpack(">H", body)[0])
     if kind is MessageType.NAK:
-        _need(body, 3, "NAK")
+        _need(body, 3, "NAK", 4)
         nakked, reason = struct.unpack(">HB", body)
         try:
             return Nak(seq, nakked, NakReason(reason))
         except ValueError:
             raise ProtocolError(f"NAK reason {reason} unknown", 6) from None
-    _need(body, 4, "HEARTBEAT")
+    _need(body, 4, "HEARTBEAT", 4)
     return Heartbeat(seq, struct.unpack(">I", body)[0])
 
 
@@ -417,6 +426,14 @@ def _running(doc: dict[str, Any]) -> int | None:
     return int(value)
 
 
+def _utf8_len(text: str) -> float:
+    """Length in UTF-8 bytes; infinite for text that has no UTF-8 form (lone surrogates)."""
+    try:
+        return len(text.encode("utf-8"))
+    except UnicodeEncodeError:
+        return float("inf")
+
+
 def from_json(data: bytes) -> Message:
     """Decode the JSON form.
 
@@ -425,11 +442,17 @@ def from_json(data: bytes) -> Message:
     """
     try:
         doc = json.loads(data)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ProtocolError(f"not JSON: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ProtocolError(f"not JSON: {exc}", exc.start) from None
+    except json.JSONDecodeError as exc:
+        raise ProtocolError(f"not JSON: {exc}", exc.pos) from None
+    except (ValueError, RecursionError) as exc:
+        # an integer beyond the interpreter's digit limit, or nesting too deep to parse
+        raise ProtocolError(f"not a usable JSON message: {str(exc)[:80]}") from None
     if not isinstance(doc, dict):
         raise ProtocolError("a message must be a JSON object")
-    if doc.get("v") != PROTOCOL_VERSION:
+    version = doc.get("v")
+    if not isinstance(version, int) or isinstance(version, bool) or version != PROTOCOL_VERSION:
         raise ProtocolError(f"protocol version {doc.get('v')!r}, expected {PROTOCOL_VERSION}")
     kind = _BY_NAME.get(str(doc.get("type")))
     if kind is None:
@@ -437,8 +460,8 @@ def from_json(data: bytes) -> Message:
     seq = _int(doc, "seq", 0, 0xFFFF)
     if kind is MessageType.HELLO:
         ident = doc.get("device_id")
-        if not isinstance(ident, str):
-            raise ProtocolError("field 'device_id' must be a string")
+        if not isinstance(ident, str) or not _utf8_len(ident) <= 255:
+            raise ProtocolError("field 'device_id' must be a UTF-8 string of at most 255 bytes")
         return Hello(seq, ident, _int(doc, "capabilities", 0, 0xFFFF), _int(doc, "version", 0, 255))
     if kind is MessageType.PRESS:
         times = None if doc.get("remaining_ms") is None else _pair(doc, "remaining_ms")
@@ -454,7 +477,7 @@ def from_json(data: bytes) -> Message:
         return Set(seq, _pair(doc, "remaining_ms"), _running(doc), paused)
     if kind is MessageType.TEXT:
         text = doc.get("text")
-        if not isinstance(text, str) or len(text.encode("utf-8")) > MAX_TEXT:
+        if not isinstance(text, str) or not _utf8_len(text) <= MAX_TEXT:
             raise ProtocolError(f"field 'text' must be a string of at most {MAX_TEXT} bytes")
         return Text(seq, text)
     if kind is MessageType.BEEP:
