@@ -17,6 +17,7 @@ is not a command.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import sys
 import threading
@@ -54,6 +55,8 @@ class ServeConfig:
 
 
 DeviceFactory = Callable[[str, MonotonicTimeline, int], ClockDevice | None]
+Attachment = Callable[[TableService], contextlib.AbstractAsyncContextManager[object]]
+"""Something to run beside the service, e.g. publishing the table to a venue broker."""
 
 
 def _emit(out: TextIO, doc: dict[str, object]) -> None:
@@ -111,6 +114,7 @@ async def serve(
     stdin: TextIO = sys.stdin,
     stdout: TextIO = sys.stdout,
     device_factory: DeviceFactory | None = None,
+    attach: Attachment | None = None,
 ) -> int:
     """Run the table until ``quit`` or end of input; returns the exit status."""
     variant = load_variant(cfg.variant)
@@ -146,7 +150,7 @@ async def serve(
         drift_threshold_ms=cfg.drift_ms,
     )
     service.add_listener(_printer(stdout))
-    async with service:
+    async with service, attach(service) if attach is not None else contextlib.nullcontext():
         for r in service.rejected_on_load:
             _emit(stdout, {"log_line_refused": r.line, "reason": r.reason, "rule": r.rule})
         if service.state.phase in (Phase.NOT_STARTED, Phase.OVER):

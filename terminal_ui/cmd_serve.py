@@ -69,8 +69,18 @@ def run(args: argparse.Namespace) -> int:
         args.authority,
         args.drift_ms,
     )
+    attach = None
+    if args.clock.startswith("mqtt:"):
+        from firmware_bridge.table_publisher import TablePublisher
+
+        url = args.clock.removeprefix("mqtt:")
+
+        def attach(service: Any) -> Any:
+            # The table's state and director commands on the same broker as its clock.
+            return TablePublisher.from_url(service, url)
+
     try:
-        return asyncio.run(serve(cfg, device_factory=open_device))
+        return asyncio.run(serve(cfg, device_factory=open_device, attach=attach))
     except EngineError as exc:
         sys.stderr.write(f"rackclock serve: {exc}\n")
         return 1

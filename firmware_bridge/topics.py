@@ -1,0 +1,183 @@
+"""MQTT topic names and client identifiers: pure code, no I/O.
+
+Every topic lives under ``rackclock/v1/<venue>/<table>/``:
+
+========================  =====================  =========================================
+topic (after the prefix)  direction              what
+========================  =====================  =========================================
+``clock/events``          device -> service      HELLO, PRESS, PAUSE, STATE (JSON, QoS 1)
+``clock/commands``        service -> device      SET, TEXT, BEEP (JSON, QoS 1)
+``clock/status``          device                 retained ``online``; will ``offline``
+``state``                 service                retained table state, message expiry
+``status``                service                retained ``online``; will ``offline``
+``director/commands``     director -> service    a JSON event, answered with a reply
+``director/replies``      service -> director    the answer (or the v5 response topic)
+========================  =====================  =========================================
+
+docs/mqtt.md is the specification.
+
+>>> t = TableTopics("club", "t1")
+>>> t.clock_events
+'rackclock/v1/club/t1/clock/events'
+>>> parse_topic("rackclock/v1/club/t1/state")
+(TableTopics(venue='club', table='t1'), 'state')
+>>> client_id("clock", "club", "t1", host="pi-7")
+'rackclock-clock-club-t1-pi-7'
+"""
+
+from __future__ import annotations
+
+import re
+import socket
+from dataclasses import dataclass
+from typing import Literal
+
+__all__ = [
+    "DEFAULT_VENUE",
+    "PREFIX",
+    "Role",
+    "TableTopics",
+    "TopicError",
+    "client_id",
+    "parse_topic",
+    "table_from_path",
+]
+
+PREFIX = "rackclock/v1"
+"""Every rackclock topic starts with this; ``v1`` is the protocol version."""
+DEFAULT_VENUE = "default"
+"""The venue when a URL names only a table."""
+
+Role = Literal["clock", "service", "table", "director", "viewer", "bench"]
+"""Who a client is: the clock device, the service's clock link, the table
+publisher, a director's console, a read-only viewer, a benchmark."""
+
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+_UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
+
+_SUFFIXES = (
+    "clock/events",
+    "clock/commands",
+    "clock/status",
+    "state",
+    "status",
+    "director/commands",
+    "director/replies",
+)
+
+
+class TopicError(ValueError):
+    """A venue or table name that cannot be a topic level, or a topic not ours."""
+
+
+def _check(kind: str, name: str) -> str:
+    if not _NAME.match(name):
+        raise TopicError(
+            f"{kind} {name!r} must be 1-64 letters, digits, '_', '.' or '-', "
+            "starting with a letter or digit"
+        )
+    return name
+
+
+@dataclass(frozen=True, slots=True)
+class TableTopics:
+    """The topics of one table."""
+
+    venue: str
+    """The venue (club, tournament hall): the first level after the prefix."""
+    table: str
+    """The table's name within the venue."""
+
+    def __post_init__(self) -> None:
+        _check("venue", self.venue)
+        _check("table", self.table)
+
+    @property
+    def base(self) -> str:
+        """``rackclock/v1/<venue>/<table>``."""
+        return f"{PREFIX}/{self.venue}/{self.table}"
+
+    @property
+    def clock_events(self) -> str:
+        """Device -> service: the device's messages."""
+        return f"{self.base}/clock/events"
+
+    @property
+    def clock_commands(self) -> str:
+        """Service -> device: SET, TEXT, BEEP."""
+        return f"{self.base}/clock/commands"
+
+    @property
+    def clock_status(self) -> str:
+        """The device's retained ``online``, and its will ``offline``."""
+        return f"{self.base}/clock/status"
+
+    @property
+    def state(self) -> str:
+        """The retained table state (expires when not refreshed)."""
+        return f"{self.base}/state"
+
+    @property
+    def status(self) -> str:
+        """The table service's retained ``online``, and its will ``offline``."""
+        return f"{self.base}/status"
+
+    @property
+    def director_commands(self) -> str:
+        """Director -> service: one JSON event per message."""
+        return f"{self.base}/director/commands"
+
+    @property
+    def director_replies(self) -> str:
+        """Service -> director: answers, when the command named no v5 response topic."""
+        return f"{self.base}/director/replies"
+
+
+def parse_topic(topic: str) -> tuple[TableTopics, str]:
+    """The table a topic belongs to and its suffix (``clock/events``, ``state``, ...).
+
+    Raises:
+        TopicError: Not a rackclock v1 table topic.
+    """
+    head = PREFIX + "/"
+    if not topic.startswith(head):
+        raise TopicError(f"topic {topic!r} is not under {PREFIX!r}")
+    parts = topic[len(head) :].split("/", 2)
+    if len(parts) != 3 or parts[2] not in _SUFFIXES:
+        raise TopicError(f"topic {topic!r} is not a table topic")
+    return TableTopics(parts[0], parts[1]), parts[2]
+
+
+def table_from_path(path: str) -> TableTopics | None:
+    """The table named by a URL path: ``/<venue>/<table>`` or ``/<table>``.
+
+    Returns None for an empty path.
+
+    >>> table_from_path("/club/t7")
+    TableTopics(venue='club', table='t7')
+    >>> table_from_path("/t7").venue
+    'default'
+
+    Raises:
+        TopicError: More than two levels, or a name that cannot be a topic level.
+    """
+    parts = [p for p in path.split("/") if p]
+    if not parts:
+        return None
+    if len(parts) == 1:
+        return TableTopics(DEFAULT_VENUE, parts[0])
+    if len(parts) == 2:
+        return TableTopics(parts[0], parts[1])
+    raise TopicError(f"URL path {path!r} must be /<venue>/<table> or /<table>")
+
+
+def client_id(role: Role, venue: str, table: str, *, host: str | None = None) -> str:
+    """A stable MQTT client identifier from role, table and host.
+
+    Stable, so a reconnecting client resumes its persistent session; distinct
+    per role, table and host, so two programs never fight over one identifier
+    (the broker drops the older connection and they would flap forever).
+    """
+    name = host if host is not None else socket.gethostname()
+    safe = _UNSAFE.sub("_", name).strip("_") or "host"
+    return f"rackclock-{role}-{_check('venue', venue)}-{_check('table', table)}-{safe}"
