@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from terminal_ui import (
     cmd_emulate,
+    cmd_gateway,
     cmd_gcg,
     cmd_log,
     cmd_replay,
@@ -40,6 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     cmd_table.register(sub)
     cmd_scorekeeper.register(sub)
     cmd_emulate.register(sub)
+    cmd_gateway.register(sub)
     return parser
 
 
