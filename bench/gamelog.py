@@ -321,7 +321,7 @@ class _Game:
                 and self.answered != last.pressed_at
             ):
                 self.answer()
-            elif last is not None and last.owed > 0:
+            elif last is not None and self.state.owed[last.player] > 0:
                 self.draw()
             elif (
                 last is not None
@@ -418,7 +418,11 @@ class _Game:
         last = self.state.last
         assert last is not None
         assert last.pressed_at is not None
-        self.emit(TilesDrawn(t=self.t + self._ms(0.8, 4), player=last.player, count=last.owed))
+        self.emit(
+            TilesDrawn(
+                t=self.t + self._ms(0.8, 4), player=last.player, count=self.state.owed[last.player]
+            )
+        )
 
     def press(self) -> None:
         comp = self.state.composing

@@ -90,7 +90,11 @@ def penalty(state: GameState, seat: int, now_ms: int) -> int:
     if state.variant is None:
         return 0
     v = state.variant
-    over = state.clock.overtime(seat, now_ms)
+    # Counted as the clock shows it (whole seconds by default): -1:00.5 reads -1:00
+    # and costs one minute ("10 points per minute or part": -0:01 10, -1:00 10,
+    # -1:01 20). The resolution is a variant parameter, as no rule text settles it.
+    step = v.penalty_resolution_ms
+    over = state.clock.overtime(seat, now_ms) // step * step
     if over <= 0:
         return 0
     units = -(-over // v.penalty_unit_ms) if v.penalty_part_counts else over // v.penalty_unit_ms

@@ -9,11 +9,22 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from engine._rules import add_pair, line, refuse_player, rule, ruled, set_pair, variant_of
+from engine._rules import (
+    add_pair,
+    line,
+    refuse_player,
+    rule,
+    ruled,
+    set_pair,
+    tiles_of,
+    variant_of,
+)
 from engine.draw import overdraw
 from engine.ending import scoreless_check, went_out
-from engine.errors import Refusal
+from engine.errors import EngineError, Refusal
 from engine.events import Accepted, Adjudicated, Challenged, HoldCalled, HoldReleased, ScoreRecorded
+from engine.notation import parse_move
+from engine.placement import place
 from engine.state import GameState, Phase, Play
 
 __all__ = ["HANDLERS"]
@@ -161,8 +172,12 @@ def _adjudicated(state: GameState, ev: Adjudicated, t: int) -> GameState:
                 st,
                 board=state.board.without(i for i, _ in last.placement.new),
                 held=set_pair(state.held, p, last.held_before),
-                bag=last.bag_before,
+                # Only the replacement tiles counted for this play go back; tiles the
+                # challenger has drawn since stay out of the bag.
+                bag=state.bag + last.accounted,
+                owed=set_pair(state.owed, p, 0),
             )
+            st = _relay_after_withdrawal(st, t)
         else:
             st = _void_scored(st, p, last, t)
         clock = st.clock.start(c, t)
@@ -184,7 +199,8 @@ def _adjudicated(state: GameState, ev: Adjudicated, t: int) -> GameState:
         return scoreless_check(st, t)
     # The play stands.
     st = replace(state, last=replace(last, window_open=False))
-    n = max(1, len(last.challenged))
+    # NZASP 6.17: points for each word challenged; a word named twice counts once.
+    n = max(1, len(set(last.challenged)))
     kind = v.challenge_rule
     scores = state.scores
     if kind == "points_per_word" or kind == "points_per_challenge":
@@ -241,6 +257,34 @@ def _adjudicated(state: GameState, ev: Adjudicated, t: int) -> GameState:
         )
         return scoreless_check(st, t)
     return replace(st, phase=Phase.PLAYING, clock=st.clock.resume(t))
+
+
+def _relay_after_withdrawal(state: GameState, t: int) -> GameState:
+    """The challenger's tiles laid before the verdict were checked against a board
+    that held the withdrawn play: check them again, or ask for them again."""
+    comp = state.composing
+    if comp is None or state.board is None:
+        return state
+    try:
+        pl = place(
+            state.board,
+            parse_move(comp.move, unnamed_blanks=True),
+            tiles_of(state),
+            unnamed_blanks=True,
+        )
+    except EngineError:
+        return replace(
+            state,
+            composing=None,
+            rulings=ruled(
+                state,
+                t,
+                "placement_rule",
+                f"{state.players[comp.player]}'s {comp.move} no longer fits the board without "
+                "the withdrawn play: it must be laid again",
+            ),
+        )
+    return replace(state, composing=replace(comp, placement=pl, computed=pl.score, words=pl.words))
 
 
 def _void_scored(state: GameState, p: int, last: Play, t: int) -> GameState:

@@ -24,7 +24,7 @@ def _score_disputed(state: GameState, ev: ScoreDisputed, t: int) -> GameState:
     if (
         last is None
         or last.pressed_at is None
-        or state.phase not in (Phase.PLAYING, Phase.OUT_PLAY)
+        or state.phase not in (Phase.PLAYING, Phase.OUT_PLAY, Phase.HOLD)
     ):
         raise Refusal(
             "no pressed play whose score can be disputed", rule(state, "dispute_neutralizes")

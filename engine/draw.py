@@ -9,7 +9,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from engine._rules import add_pair, refuse_player, rule, ruled, variant_of
+from engine._rules import add_pair, refuse_player, rule, ruled, set_pair, variant_of
 from engine.errors import Refusal
 from engine.events import Overdrawn, OverdrawResolved, TilesDrawn
 from engine.state import GameState, Phase
@@ -54,6 +54,10 @@ def _drawn(state: GameState, ev: TilesDrawn, t: int) -> GameState:
         raise Refusal(f"draw count must be 1 or more, got {ev.count}", rule(state, "turn_rule"))
     comp = state.composing
     if comp is not None and comp.player == p and p == state.turn:
+        if state.phase not in (Phase.PLAYING, Phase.HOLD):
+            raise Refusal(
+                f"cannot draw now: {state.describe_phase()}", rule(state, "challenge_procedure")
+            )
         # Drawing without pressing completes the turn (NZASP 6.3.7); the score was not
         # recorded first, so it is a flash draw and does not accept the turn (6.5.1).
         if ev.count > state.bag:
@@ -68,55 +72,65 @@ def _drawn(state: GameState, ev: TilesDrawn, t: int) -> GameState:
             composing=replace(comp, drawn_early=comp.drawn_early + ev.count),
         )
     last = state.last
-    if last is None or last.player != p:
+    own = last is not None and last.player == p  # the opponent has not moved on yet
+    owed = state.owed[p]
+    if not own and not owed:
         raise Refusal(
             f"{state.players[p]} has no replacement tiles to draw", rule(state, "turn_rule")
         )
-    if state.phase is Phase.CHALLENGE:
+    if own and state.phase is Phase.CHALLENGE:
         raise Refusal(
             "a challenge is under way: no tiles may be drawn", rule(state, "challenge_procedure")
         )
-    provisional = state.phase is Phase.HOLD
+    provisional = own and state.phase is Phase.HOLD
     if provisional and not variant_of(state).hold_provisional_draw:
         raise Refusal(
             f"hold called: {state.players[p]} may not draw until it is released",
             rule(state, "hold_provisional_draw"),
         )
-    if ev.count > last.owed:
-        extra = ev.count - last.owed
+    accepts = (
+        own
+        and last is not None
+        and not provisional
+        and variant_of(state).challenge_window == "until_draw"
+        and last.window_open
+        and not last.drawn_early
+        and last.pressed_at is not None
+    )
+    new_last = last
+    rulings = state.rulings
+    if accepts and last is not None:
+        # NZASP 6.12.1.3: drawing a replacement tile accepts the play.
+        new_last = replace(last, window_open=False)
+        rulings = ruled(
+            state, t, "challenge_window", f"{state.players[p]} drew: {last.move} is accepted"
+        )
+    if ev.count > owed:
+        extra = ev.count - owed
         if extra > state.bag:
             raise Refusal(
-                f"the bag holds {state.bag + last.owed} tiles, not {ev.count}",
-                rule(state, "turn_rule"),
+                f"the bag holds {state.bag + owed} tiles, not {ev.count}", rule(state, "turn_rule")
             )
         st = replace(
             state,
             bag=state.bag - extra,
             held=add_pair(state.held, p, extra),
-            last=replace(last, owed=0, window_open=last.window_open and provisional),
+            owed=set_pair(state.owed, p, 0),
+            last=new_last,
+            rulings=rulings,
         )
         return overdraw(st, t, p, extra)
-    new_last = replace(last, owed=last.owed - ev.count)
-    rulings = state.rulings
-    if provisional:
-        new_last = replace(new_last, provisional=last.provisional + ev.count)
+    if provisional and last is not None:
+        new_last = replace(last, provisional=last.provisional + ev.count)
         rulings = ruled(
             state,
             t,
             "hold_provisional_draw",
             f"{state.players[p]} draws {ev.count} provisional tiles during the hold",
         )
-    elif (
-        variant_of(state).challenge_window == "until_draw"
-        and last.window_open
-        and not last.drawn_early
-        and last.pressed_at is not None
-    ):
-        new_last = replace(new_last, window_open=False)
-        rulings = ruled(
-            state, t, "challenge_window", f"{state.players[p]} drew: {last.move} is accepted"
-        )
-    return replace(state, last=new_last, rulings=rulings)
+    return replace(
+        state, owed=set_pair(state.owed, p, owed - ev.count), last=new_last, rulings=rulings
+    )
 
 
 def _overdrawn(state: GameState, ev: Overdrawn, t: int) -> GameState:
@@ -146,13 +160,23 @@ def _overdraw_resolved(state: GameState, ev: OverdrawResolved, t: int) -> GameSt
             f"{ev.returned} from player {ev.player!r}",
             rule(state, "overdraw"),
         )
+    disputed = state.resume_phase is Phase.SCORE_DISPUTE
     st = replace(
         state,
         phase=state.resume_phase,
         overdraw=None,
-        clock=state.clock.resume(t),
-        rulings=ruled(state, t, "overdraw", f"{extra} tiles returned to the bag; clock resumed"),
+        # A score dispute waiting behind the overdraw keeps the clock stopped.
+        clock=state.clock.neutralize(t, "score dispute") if disputed else state.clock.resume(t),
+        rulings=ruled(
+            state,
+            t,
+            "overdraw",
+            f"{extra} tiles returned to the bag; "
+            + ("the score dispute is next" if disputed else "clock resumed"),
+        ),
     )
+    if disputed:
+        st = replace(st, resume_phase=Phase.PLAYING)
     if state.mode == "board":
         st = replace(st, bag=state.bag + extra, held=add_pair(state.held, player, -extra))
     return st

@@ -25,7 +25,7 @@ from msgspec.structs import replace
 from engine import challenge, clockrules, dispute, draw, ending, turn
 from engine._rules import LOG_RULE, penalty, rule, time_text
 from engine.deadline import advance, next_deadline
-from engine.errors import Refusal
+from engine.errors import EngineError, Refusal
 from engine.events import (
     Adjusted,
     EndRacks,
@@ -92,5 +92,12 @@ def apply(state: GameState, event: Event, t: int | None = None) -> GameState:
         raise Refusal(
             "the game is over: enter the tiles left on the racks", rule(state, "going_out_factor")
         )
-    new = _HANDLERS[type(event)](state, event, now)
+    try:
+        new = _HANDLERS[type(event)](state, event, now)
+    except Refusal:
+        raise
+    except EngineError as exc:
+        # Any other input error (a blank named with a letter the set lacks...) is a
+        # refusal too: the command is not taken and the table goes on.
+        raise Refusal(str(exc), rule(state, "placement_rule")) from None
     return new if new.t == now else replace(new, t=now)

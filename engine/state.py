@@ -75,8 +75,8 @@ class Play(msgspec.Struct, frozen=True):
     """Tiles it takes from the rack."""
     pressed_at: int | None = None
     """When the clock was pressed for it."""
-    owed: int = 0
-    """Replacement tiles accounted from the bag at the press, not yet seen drawn."""
+    accounted: int = 0
+    """Replacement tiles taken from the bag's count at the press (returned on withdrawal)."""
     drawn_early: int = 0
     """Tiles drawn before the press (a flash draw)."""
     provisional: int = 0
@@ -189,6 +189,9 @@ class GameState(msgspec.Struct, frozen=True):
     """Scoresheet mode: turns ended by each player."""
     scored: tuple[int, int] = (0, 0)
     """Scoresheet mode: turns the scorekeeper has scored for each player."""
+    owed: tuple[int, int] = (0, 0)
+    """Replacement tiles each player still has to draw for their last play (board mode);
+    the bag's count already excludes them."""
     voided: tuple[int, int] = (0, 0)
     """Scoresheet mode: the turn index whose score must be 0 (withdrawn), or 0."""
     games: int = 0

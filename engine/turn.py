@@ -215,7 +215,7 @@ def pressed(state: GameState, ev: ClockPressed, t: int) -> GameState:
         comp,
         score=score,
         pressed_at=t,
-        owed=max(0, needed),
+        accounted=max(0, needed),
         window_open=True,
         out=out,
         held_before=state.held[p],
@@ -226,6 +226,7 @@ def pressed(state: GameState, ev: ClockPressed, t: int) -> GameState:
     st = replace(
         state,
         board=state.board.with_tiles(pl.new),
+        owed=set_pair(state.owed, p, max(0, needed)),
         bag=bag,
         held=set_pair(state.held, p, held_after),
         scores=scores,
@@ -247,9 +248,29 @@ def pressed(state: GameState, ev: ClockPressed, t: int) -> GameState:
                 "flash draw it does not accept it; the opponent may still challenge",
             ),
         )
+    disputed = (
+        comp.declared is not None and comp.computed is not None and comp.declared != comp.computed
+    )
     if needed < 0:
-        return overdraw(st, t, p, -needed)
-    if comp.declared is not None and comp.computed is not None and comp.declared != comp.computed:
+        st = overdraw(st, t, p, -needed)
+        if disputed:
+            # Settle the overdraw first; the score dispute follows, both claims kept.
+            assert comp.declared is not None
+            assert comp.computed is not None
+            st = replace(
+                st,
+                claims=(comp.declared, comp.computed),
+                resume_phase=Phase.SCORE_DISPUTE,
+                rulings=ruled(
+                    st,
+                    t,
+                    "dispute_neutralizes",
+                    f"{state.players[p]} declared {comp.declared} for {comp.move}; the board "
+                    f"gives {comp.computed}: a score dispute follows the overdraw",
+                ),
+            )
+        return st
+    if disputed:
         claims = (comp.declared, comp.computed)
         st = replace(
             st,

@@ -19,6 +19,8 @@ from typing import Any, Literal, get_args
 
 from engine._data import DATA_DIR, locate
 from engine.errors import DataFileError
+from engine.layout import load_layout
+from engine.tiles import load_tile_set
 
 __all__ = [
     "ChallengeRule",
@@ -74,6 +76,8 @@ class Variant:
     """Overtime unit: 60000 for per minute, 1000 for per second."""
     penalty_part_counts: bool
     """A part of a unit costs a whole unit ("or part thereof")."""
+    penalty_resolution_ms: int
+    """Overtime is counted in steps of this (1000: whole seconds, as a clock shows)."""
     cutoff: Cutoff
     """What overtime limit applies: none, the game ends, or no more plays."""
     cutoff_overtime_ms: int
@@ -189,6 +193,9 @@ def _params(name: str, seen: tuple[str, ...]) -> tuple[dict[str, Param], str, st
         raise DataFileError(f"variant {name!r} extends itself: {' -> '.join((*seen, name))}")
     path = locate("variants", name, ".toml")
     doc = _read(path)
+    unknown = sorted(set(doc) - {"name", "title", "extends", "params"})
+    if unknown:
+        raise DataFileError(f"variant {str(path)!r}: unknown key(s) {', '.join(unknown)}")
     label = str(doc.get("name", path.stem))
     base = doc.get("extends")
     params: dict[str, Param] = {}
@@ -201,6 +208,11 @@ def _params(name: str, seen: tuple[str, ...]) -> tuple[dict[str, Param], str, st
         if key not in _FIELDS:
             raise DataFileError(f"variant {str(path)!r}: unknown parameter {key!r}")
         if isinstance(spec, dict):
+            extra = sorted(set(spec) - {"value", "source", "assumed"})
+            if extra:
+                raise DataFileError(
+                    f"variant {str(path)!r}: {key} has unknown field(s) {', '.join(extra)}"
+                )
             if "value" not in spec or "source" not in spec:
                 raise DataFileError(
                     f"variant {str(path)!r}: {key} needs value and source, got {spec!r}"
@@ -226,6 +238,12 @@ def load_variant(name: str) -> Variant:
     if missing:
         raise DataFileError(f"variant {name!r} leaves unset: {', '.join(missing)}")
     values = {k: p.value for k, p in params.items()}
+    for key in ("initial_ms", "penalty_unit_ms", "penalty_resolution_ms"):
+        if values[key] < 1:
+            raise DataFileError(f"variant {name!r}: {key} must be at least 1, got {values[key]}")
+    # The equipment must exist now, not when a game starts.
+    load_tile_set(values["tile_set"])
+    load_layout(values["layout"])
     return Variant(name=label, title=title, params=params, **values)
 
 

@@ -139,8 +139,11 @@ def interpret(text: str, state: GameState, *, by: str = "players") -> Event | Pr
     if head == "draw":
         last = state.last
         comp = state.composing
-        if last is not None and last.owed > 0:
+        owing = [p for p in (0, 1) if state.owed[p] > 0]
+        if last is not None and state.owed[last.player] > 0:
             drawer = last.player  # the replacement tiles of the last play
+        elif owing:
+            drawer = owing[0]  # a late draw, after the opponent moved on
         elif comp is not None:
             drawer = comp.player  # drawing before the press: a flash draw
         else:

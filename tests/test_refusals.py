@@ -162,7 +162,7 @@ def _bag_short_of_exchange(variant: str) -> tuple[Event, ...]:
                 and state.clock.neutral is None
                 and state.clock.running == state.turn
                 and not state.locked[state.turn]
-                and (state.last is None or state.last.owed == 0)
+                and (state.last is None or state.owed[state.last.player] == 0)
             ):
                 return events[: i + 1]
     raise AssertionError(f"no generated {variant} game has a turn with {want} tiles in the bag")

@@ -157,10 +157,10 @@ def test_draws_follow_the_bag(seed: int, variant: str) -> None:
         if isinstance(ev, ClockPressed) and before.composing is not None:
             played = before.composing.tiles
             assert state.last is not None
-            assert state.last.owed == min(played, before.bag)
+            assert state.owed[state.last.player] == min(played, before.bag)
         if isinstance(ev, TilesDrawn):
             assert before.last is not None
-            assert ev.count == before.last.owed
+            assert ev.count == before.owed[before.last.player]
             assert before.phase is Phase.PLAYING
         if isinstance(ev, TilesPlaced):
             assert before.composing is None

@@ -103,7 +103,7 @@ def game(app: TableApp) -> GameState:
 def owed(app: TableApp) -> int | None:
     """Tiles the last play still owes the bag."""
     last = app.state.last
-    return None if last is None else last.owed
+    return None if last is None else app.state.owed[last.player]
 
 
 def unnamed(app: TableApp) -> int | None:
@@ -245,7 +245,7 @@ async def test_draw_count_closes_the_challenge_window(tmp_path: Path) -> None:
         await play(pilot, app, "8d windy", "[")
         last = game(app).last
         assert last is not None
-        assert last.owed == 5
+        assert app.state.owed[last.player] == 5
         await command(pilot, "draw 5", lambda: owed(app) == 0)
         await until(pilot, lambda: "Ann drew: 8D WINDY is accepted" in rulings(app), "ruling")
         assert "Ann drew: 8D WINDY is" in screen_text(app)  # the newest ruling is in view
