@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 from bench.gamelog import random_log
 from engine.events import (
     Adjudicated,
-    Event,
     Challenged,
     ClockPressed,
+    Event,
     GameStarted,
     OverdrawResolved,
     TilesDrawn,
