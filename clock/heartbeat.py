@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["Alive", "read_alive", "write_alive"]
+__all__ = ["Alive", "boot_id", "read_alive", "write_alive"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +26,18 @@ class Alive:
     """Table time when it was written."""
     wall_ms: int
     """Wall clock (Unix ms) when it was written."""
+    mono_ms: int | None = None
+    """The raw monotonic clock (ms) when it was written."""
+    boot: str = ""
+    """The kernel's boot id then: a different one means the machine restarted."""
+
+
+def boot_id() -> str:
+    """This boot's id (Linux); empty where the system does not say."""
+    try:
+        return Path("/proc/sys/kernel/random/boot_id").read_text(encoding="ascii").strip()
+    except OSError:
+        return ""
 
 
 def alive_path(log_path: str | os.PathLike[str]) -> Path:
@@ -33,11 +45,17 @@ def alive_path(log_path: str | os.PathLike[str]) -> Path:
     return Path(f"{os.fspath(log_path)}.alive")
 
 
-def write_alive(log_path: str | os.PathLike[str], t: int) -> None:
+def write_alive(log_path: str | os.PathLike[str], t: int, *, boot: str | None = None) -> None:
     """Record that the service is alive at table time ``t``."""
     path = alive_path(log_path)
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps({"t": t, "wall_ms": time.time_ns() // 1_000_000}), encoding="utf-8")
+    doc = {
+        "t": t,
+        "wall_ms": time.time_ns() // 1_000_000,
+        "mono_ms": time.monotonic_ns() // 1_000_000,
+        "boot": boot_id() if boot is None else boot,
+    }
+    tmp.write_text(json.dumps(doc), encoding="utf-8")
     os.replace(tmp, path)
 
 
@@ -45,6 +63,12 @@ def read_alive(log_path: str | os.PathLike[str]) -> Alive | None:
     """The last sign of life, or None if there is none or it is unreadable."""
     try:
         doc = json.loads(alive_path(log_path).read_text(encoding="utf-8"))
-        return Alive(int(doc["t"]), int(doc["wall_ms"]))
+        mono = doc.get("mono_ms")
+        return Alive(
+            int(doc["t"]),
+            int(doc["wall_ms"]),
+            int(mono) if mono is not None else None,
+            str(doc.get("boot", "")),
+        )
     except (OSError, ValueError, KeyError, TypeError):
         return None

@@ -42,7 +42,7 @@ from clock.device import (
     SidePressed,
     TimesReported,
 )
-from clock.heartbeat import read_alive, write_alive
+from clock.heartbeat import boot_id, read_alive, write_alive
 from clock.timeline import MonotonicTimeline, Timeline
 from engine.errors import Refusal
 from engine.eventlog import EventLog
@@ -210,7 +210,8 @@ class TableService:
     async def start(self) -> None:
         """Open the log, rebuild the game, neutralize a game that was interrupted,
         and start the writer, device, deadline and heartbeat tasks."""
-        self._log = EventLog.open(self.log_path)
+        created = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        self._log = EventLog.open(self.log_path, created=created)
         self.state, self.rejected_on_load = replay(self._log.events())
         self._recover()
         self._running = True
@@ -250,13 +251,20 @@ class TableService:
         alive = read_alive(self.log_path)
         now = self.timeline.now_ms()
         anchor = max(self.state.t, alive.t if alive else 0)
-        if now < anchor:
-            # The monotonic origin moved (a reboot): bridge the gap with the wall clock
-            # and shift the table's timeline so it keeps moving forward.
-            gap = max(0, self._wall_ms() - alive.wall_ms) if alive else 0
-            if isinstance(self.timeline, MonotonicTimeline):
-                self.timeline.offset_ms += anchor + gap - now
+        if isinstance(self.timeline, MonotonicTimeline) and alive is not None:
+            # Continue the table's timeline from the last sign of life: on the same
+            # boot the monotonic clock measures the gap; after a reboot (its origin
+            # moved) only the wall clock can.
+            raw = time.monotonic_ns() // 1_000_000
+            same_boot = bool(alive.boot) and alive.boot == boot_id() and alive.mono_ms is not None
+            if same_boot and alive.mono_ms is not None:
+                gap = max(0, raw - alive.mono_ms)
+            else:
+                gap = max(0, self._wall_ms() - alive.wall_ms)
+            self.timeline.offset_ms = max(anchor, alive.t + gap) - raw
             now = self.timeline.now_ms()
+        elif now < anchor:
+            now = anchor
         if self.state.phase in _LIVE and self.state.variant is not None:
             gap = max(0, now - anchor)
             event = ServiceRestarted(t=max(anchor, self.state.t), gap_ms=gap)

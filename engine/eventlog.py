@@ -371,8 +371,14 @@ def _prepare(conn: sqlite3.Connection, shown: str, *, create: bool, created: str
             if str(mode).lower() != "wal":
                 raise LogError(f"{shown}: cannot switch to WAL journal mode (got {mode!r})")
         conn.execute("PRAGMA synchronous=FULL")
-        count, last_hash = _read_head(conn)
-        row = conn.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
+        # One read transaction: a writer appending meanwhile must not make the head
+        # and the last row look out of step.
+        conn.execute("BEGIN")
+        try:
+            count, last_hash = _read_head(conn)
+            row = conn.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
+        finally:
+            conn.execute("COMMIT")
         last_seq, row_hash = (0, ZERO_HASH) if row is None else (row[0], bytes(row[1]))
         if (count, last_hash) != (last_seq, row_hash):
             raise LogError(
@@ -396,12 +402,8 @@ def _create_schema(conn: sqlite3.Connection, created: str | None) -> None:
         "INSERT INTO meta (key, value) VALUES (?, ?)",
         [("format", FORMAT), ("version", str(FORMAT_VERSION))],
     )
-    if created is None:
-        conn.execute(
-            "INSERT INTO meta (key, value)"
-            " VALUES ('created', strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))"
-        )
-    else:
+    # The engine reads no clock: the caller (the clock service) says when, or nobody does.
+    if created is not None:
         conn.execute("INSERT INTO meta (key, value) VALUES ('created', ?)", (created,))
     conn.execute("INSERT INTO head (id, count, hash) VALUES (0, 0, ?)", (ZERO_HASH,))
 

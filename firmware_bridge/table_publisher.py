@@ -15,7 +15,10 @@
   service and the answer (the :class:`clock.service.Ack`) is published to the
   MQTT v5 response topic with the command's correlation data, or, for 3.1.1
   clients, to ``director/replies``; the ``id`` is echoed either way. A command
-  redelivered with an ``id`` already answered is answered again, not re-run.
+  redelivered with an ``id`` already answered is answered again, not re-run;
+- ``{"type": "get_log", "id": ...}`` is not an event: it is answered with the
+  table's event log as JSON Lines (``"log"``, ``"count"``), read from the log
+  file through a second connection, so the director can see the timeline.
 
 Payloads are in docs/mqtt.md.
 """
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import json
 import logging
 import time
@@ -34,6 +38,7 @@ import aiomqtt
 import msgspec
 
 from clock.service import Ack, TableService, Update
+from engine.eventlog import LogError, export_jsonl
 from engine.events import decode_event
 from engine.replay import report
 from firmware_bridge.mqtt_client import (
@@ -44,7 +49,7 @@ from firmware_bridge.mqtt_client import (
 )
 from firmware_bridge.topics import TableTopics, client_id
 
-__all__ = ["STATE_VERSION", "TablePublisher", "ack_reply"]
+__all__ = ["GET_LOG", "STATE_VERSION", "TablePublisher", "ack_reply"]
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +57,8 @@ STATE_VERSION = 1
 """``"v"`` in state and reply payloads."""
 _REMEMBERED_IDS = 256
 _SUBMIT_TIMEOUT_S = 5.0
+GET_LOG = "get_log"
+"""The director command that asks for the table's event log (not an event)."""
 
 
 def ack_reply(ack: Ack, ident: str | None) -> dict[str, Any]:
@@ -172,6 +179,8 @@ class TablePublisher:
         """The table state document, read now."""
         svc = self.service
         st = svc.status
+        now = svc.timeline.now_ms()
+        clock = svc.state.clock
         doc = {
             "v": STATE_VERSION,
             "venue": self.table.venue,
@@ -180,7 +189,10 @@ class TablePublisher:
             "published_at_ms": time.time_ns() // 1_000_000,
             "expires_s": self.expiry_s,
             "device": {"online": st.device_online, "id": st.device_id, "reason": st.device_reason},
-            "state": report(svc.state, svc.timeline.now_ms()),
+            # on the table's timeline: how long a neutralized clock has been stopped
+            "now_ms": now,
+            "neutralized_since_ms": clock.since_ms if clock.neutral else None,
+            "state": report(svc.state, now),
         }
         return json.dumps(doc, separators=(",", ":")).encode()
 
@@ -232,13 +244,18 @@ class TablePublisher:
         self, payload: bytes, response_topic: str | None, correlation: bytes | None
     ) -> None:
         ident: str | None = None
+        kind: object = None
         try:
             doc = json.loads(payload)
-            if isinstance(doc, dict) and isinstance(doc.get("id"), str):
-                ident = doc["id"]
+            if isinstance(doc, dict):
+                kind = doc.get("type")
+                if isinstance(doc.get("id"), str):
+                    ident = doc["id"]
         except (ValueError, RecursionError):  # not JSON: decode_event says why below
             pass
-        if ident is not None and ident in self._replies:
+        if kind == GET_LOG:
+            reply = await self._log_reply(ident)  # read-only: not remembered, may run twice
+        elif ident is not None and ident in self._replies:
             reply = self._replies[ident]
         else:
             reply = await self._run_command(payload, ident)
@@ -251,6 +268,33 @@ class TablePublisher:
             json.dumps(reply, separators=(",", ":")).encode(),
             properties=publish_properties(correlation=correlation) if correlation else None,
         )
+
+    async def _log_reply(self, ident: str | None) -> dict[str, Any]:
+        """The table's events as JSON Lines (refused commands left out)."""
+
+        def read() -> tuple[str, int]:
+            out = io.StringIO()
+            n = export_jsonl(self.service.log_path, out)
+            return out.getvalue(), n
+
+        error = ""
+        for _ in range(3):
+            try:
+                # a second connection, in a thread: the table's writer never waits for it
+                text, count = await asyncio.to_thread(read)
+            except (LogError, OSError) as exc:
+                # a commit between the reader's head and last-row checks looks like damage
+                error = str(exc)
+                continue
+            return {
+                "v": STATE_VERSION,
+                "id": ident,
+                "accepted": True,
+                "type": GET_LOG,
+                "count": count,
+                "log": text,
+            }
+        return {"v": STATE_VERSION, "id": ident, "accepted": False, "type": GET_LOG, "error": error}
 
     async def _run_command(self, payload: bytes, ident: str | None) -> dict[str, Any]:
         try:

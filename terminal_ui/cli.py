@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from terminal_ui import (
+    cmd_director,
     cmd_emulate,
     cmd_gateway,
     cmd_gcg,
@@ -21,6 +22,7 @@ from terminal_ui import (
     cmd_serve,
     cmd_table,
     cmd_variants,
+    cmd_venue,
 )
 
 __all__ = ["build_parser", "main"]
@@ -42,6 +44,8 @@ def build_parser() -> argparse.ArgumentParser:
     cmd_scorekeeper.register(sub)
     cmd_emulate.register(sub)
     cmd_gateway.register(sub)
+    cmd_director.register(sub)
+    cmd_venue.register(sub)
     return parser
 
 

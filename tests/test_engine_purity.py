@@ -16,7 +16,7 @@ import engine
 ENGINE_DIR = Path(engine.__file__).resolve().parent
 
 FORBIDDEN = frozenset(
-    {"asyncio", "textual", "serial", "serial_asyncio_fast", "aiomqtt", "paho", "time"}
+    {"asyncio", "textual", "serial", "serial_asyncio_fast", "aiomqtt", "paho", "time", "datetime"}
 )
 
 
@@ -88,7 +88,7 @@ def test_detector_catches_forbidden_imports() -> None:
 @pytest.mark.parametrize(
     "source",
     [
-        "import json\nimport datetime\n",
+        "import json\nimport decimal\n",
         "from collections import Counter\n",
         "from . import time\n",
         "from .serial import x\n",

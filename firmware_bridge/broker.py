@@ -1,0 +1,256 @@
+"""A managed Mosquitto: the venue's embedded broker, and the test suite's.
+
+``rackclock venue`` runs one for a room of tables; ``tests/conftest.py`` runs
+one per test. Both go through :class:`Mosquitto`: a configuration written from
+:class:`BrokerConfig` (:func:`config_text`), a process started in its own
+session (so the ctrl+c meant for ``rackclock venue`` does not reach it first
+and it can be stopped cleanly, with its persistence written), and a bounded
+wait until it listens.
+
+Mosquitto 2 started as root drops its privileges to the ``mosquitto`` user and
+then cannot write a persistence directory it does not own: as root the
+configuration says ``user root``.
+
+>>> cfg = BrokerConfig(port=1884, bind="127.0.0.1", data_dir=Path("/var/lib/rc"))
+>>> print(config_text(cfg, euid=1000).splitlines()[0])
+listener 1884 127.0.0.1
+>>> "user root" in config_text(cfg, euid=0)
+True
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+__all__ = [
+    "INSTALL_HINT",
+    "START_TIMEOUT_S",
+    "BrokerConfig",
+    "Mosquitto",
+    "MosquittoError",
+    "config_text",
+    "find_mosquitto",
+    "free_port",
+    "listening",
+    "wait_port",
+]
+
+START_TIMEOUT_S = 5.0
+"""A broker that does not listen within this is a failure, not a wait."""
+INSTALL_HINT = "mosquitto is not installed: apt-get install mosquitto"
+"""What to tell someone without the broker."""
+
+
+class MosquittoError(RuntimeError):
+    """Mosquitto is missing, or did not start (its log is in the message)."""
+
+
+def find_mosquitto() -> str | None:
+    """The mosquitto binary: ``$MOSQUITTO``, ``PATH``, or /usr/sbin (where Debian puts it)."""
+    env = os.environ.get("MOSQUITTO")
+    if env:
+        return env if os.access(env, os.X_OK) else None
+    path = os.environ.get("PATH", "") + os.pathsep + "/usr/sbin" + os.pathsep + "/usr/local/sbin"
+    return shutil.which("mosquitto", path=path)
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """A TCP port nobody listens on right now (a broker may still lose a race for it)."""
+    with socket.socket() as s:
+        s.bind((host, 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def listening(port: int, host: str = "127.0.0.1") -> bool:
+    """Whether something accepts TCP connections on ``host:port``."""
+    with socket.socket() as s:
+        s.settimeout(0.2)
+        return s.connect_ex((host, port)) == 0
+
+
+def wait_port(port: int, timeout: float = START_TIMEOUT_S, host: str = "127.0.0.1") -> bool:
+    """Whether something listens on ``host:port`` within ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not listening(port, host):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+@dataclass(frozen=True, slots=True)
+class BrokerConfig:
+    """What the generated ``mosquitto.conf`` says."""
+
+    data_dir: Path
+    """Persistence goes to ``<data_dir>/`` (mosquitto.db)."""
+    port: int = 1883
+    """The plain MQTT listener's port."""
+    bind: str = "0.0.0.0"
+    """The address it listens on: every interface (a venue LAN) or ``127.0.0.1``."""
+    persistence: bool = True
+    """Keep sessions and queued QoS 1 messages across a restart."""
+    password_file: Path | None = None
+    """A mosquitto_passwd file: logins only (deploy/mosquitto/passwd.example)."""
+    acl_file: Path | None = None
+    """An ACL (deploy/mosquitto/make_acl.py)."""
+    max_queued_messages: int = 10000
+    """Per persistent session."""
+    extra: str = ""
+    """More configuration lines, appended as they are."""
+
+
+def config_text(cfg: BrokerConfig, *, euid: int | None = None) -> str:
+    """The configuration file for ``cfg`` (``euid``: the user it will run as, default ours)."""
+    lines = [
+        f"listener {cfg.port} {cfg.bind}",
+        "allow_anonymous " + ("false" if cfg.password_file else "true"),
+        f"persistence {'true' if cfg.persistence else 'false'}",
+        f"persistence_location {cfg.data_dir}/",
+        "log_dest stderr",
+        "log_type error",
+        "log_type warning",
+        "log_type notice",
+        "log_type information",
+        f"max_queued_messages {cfg.max_queued_messages}",
+        "set_tcp_nodelay true",
+    ]
+    if cfg.password_file is not None:
+        lines.append(f"password_file {cfg.password_file}")
+    if cfg.acl_file is not None:
+        lines.append(f"acl_file {cfg.acl_file}")
+    if (os.geteuid() if euid is None else euid) == 0:
+        lines.append("user root")  # else 2.x drops to 'mosquitto' and cannot write data_dir
+    return "\n".join(lines) + "\n" + cfg.extra
+
+
+@dataclass
+class Mosquitto:
+    """A mosquitto process on ``host:port``; ``restart()`` keeps the port and the data."""
+
+    exe: str
+    """The binary."""
+    conf: Path
+    """Its configuration file."""
+    port: int
+    """The port it listens on (as the configuration says)."""
+    log_path: Path
+    """Where its output goes."""
+    host: str = "127.0.0.1"
+    """Where clients on this machine reach it."""
+    proc: subprocess.Popen[bytes] | None = field(default=None, repr=False)
+    """The running process."""
+    starts: int = 0
+    """How many times it was started."""
+
+    @classmethod
+    def configure(cls, cfg: BrokerConfig, home: Path, *, exe: str | None = None) -> Mosquitto:
+        """Write ``home/mosquitto.conf`` for ``cfg`` (creating ``cfg.data_dir``); not started.
+
+        Raises:
+            MosquittoError: No mosquitto binary (:data:`INSTALL_HINT`).
+        """
+        exe = exe or find_mosquitto()
+        if exe is None:
+            raise MosquittoError(INSTALL_HINT)
+        home.mkdir(parents=True, exist_ok=True)
+        cfg.data_dir.mkdir(parents=True, exist_ok=True)
+        conf = home / "mosquitto.conf"
+        conf.write_text(config_text(cfg))
+        host = "127.0.0.1" if cfg.bind in ("0.0.0.0", "127.0.0.1") else cfg.bind
+        return cls(exe, conf, cfg.port, home / "mosquitto.log", host)
+
+    def url(self, path: str = "", *, user: str | None = None, password: str | None = None) -> str:
+        """``mqtt://[user[:password]@]host:port[path]``."""
+        auth = ""
+        if user is not None:
+            auth = user + (f":{password}" if password is not None else "") + "@"
+        return f"mqtt://{auth}{self.host}:{self.port}{path}"
+
+    @property
+    def pid_path(self) -> Path:
+        """Holds the process id while it runs (beside the configuration)."""
+        return self.conf.with_suffix(".pid")
+
+    @property
+    def running(self) -> bool:
+        """Whether the process is alive."""
+        return self.proc is not None and self.proc.poll() is None
+
+    def start(self, timeout: float = START_TIMEOUT_S) -> None:
+        """Start the process and wait until it listens.
+
+        Raises:
+            MosquittoError: It died or did not listen in time (its log is in the message).
+        """
+        assert self.proc is None, "already running"
+        out = self.log_path.open("ab")
+        try:
+            # its own session: a ctrl+c at the terminal goes to us, and we stop it cleanly
+            self.proc = subprocess.Popen(
+                [self.exe, "-c", str(self.conf)],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+        finally:
+            out.close()
+        self.starts += 1
+        self.pid_path.write_text(f"{self.proc.pid}\n")
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                break
+            if listening(self.port, self.host):
+                return
+            time.sleep(0.01)
+        self.kill()
+        raise MosquittoError(f"mosquitto did not start on port {self.port}:\n{self.log()}")
+
+    def stop(self, timeout: float = 5.0) -> int | None:
+        """Stop cleanly (SIGTERM: persistence is written), kill after ``timeout``;
+        returns the exit status (None if it was not running)."""
+        if self.proc is None:
+            return None
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        status = self.proc.returncode
+        self.proc = None
+        self.pid_path.unlink(missing_ok=True)
+        return status
+
+    def kill(self) -> None:
+        """Kill at once (SIGKILL): nothing is saved."""
+        if self.proc is None:
+            return
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+        self.proc = None
+        self.pid_path.unlink(missing_ok=True)
+
+    def restart(self) -> None:
+        """Stop cleanly and start again on the same port, with the same persistence."""
+        self.stop()
+        self.start()
+
+    def log(self) -> str:
+        """What the broker logged so far."""
+        try:
+            return self.log_path.read_text(errors="replace")
+        except OSError:
+            return ""
