@@ -64,7 +64,11 @@ def _resumed(state: GameState, ev: Resumed, t: int) -> GameState:
             f"{state.describe_phase()}: the clock resumes when it is settled",
             rule(state, "neutralize_allowed"),
         )
-    if state.phase is Phase.OUT_PLAY and state.clock.neutral == "out-play" and ev.by != "director":
+    if (
+        state.phase is Phase.OUT_PLAY
+        and state.clock.neutral == "out-play"
+        and not (ev.director or ev.by == "director")
+    ):
         raise Refusal(
             "the out-play waits for the opponent's answer", rule(state, "outplay_restart_ms")
         )

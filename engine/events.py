@@ -195,9 +195,10 @@ class Neutralized(_Base, tag="neutralized", frozen=True, kw_only=True):
 
 
 class Resumed(_Base, tag="resumed", frozen=True, kw_only=True):
-    """The clock runs again."""
+    """The clock runs again. ``director`` marks a director's ruling (``by`` names them)."""
 
     by: str
+    director: bool = False
 
 
 class ClockRestarted(_Base, tag="clock_restarted", frozen=True, kw_only=True):

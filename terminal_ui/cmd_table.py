@@ -70,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
         words=words,
         high_contrast=args.high_contrast,
         timeline=timeline,
+        publish_url=args.clock.removeprefix("mqtt:") if args.clock.startswith("mqtt:") else None,
     )
     result = TableApp(cfg).run()
     sys.stdout.write(f"game log: {cfg.log}\n")

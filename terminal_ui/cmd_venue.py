@@ -228,7 +228,8 @@ def run(args: argparse.Namespace) -> int:
         _say(out, f"rackclock venue: mosquitto listening on {bind}:{port}; data in {data}")
     host = args.advertise or host
     base = f"{scheme}://{host}:{port}"
-    _say(out, "Tables (one command per table):")
+    _say(out, "Tables (one command per table; the terminal for players, or headless):")
+    _say(out, f"  rackclock table --clock mqtt:{base}/{args.venue}/<table>")
     _say(out, f"  rackclock serve --variant nzasp --log TABLE.sqlite --clock mqtt:{base}/"
               f"{args.venue}/<table>")  # fmt: skip
     _say(out, "Clocks without hardware:")

@@ -622,7 +622,7 @@ class RulingScreen(ModalScreen[Event | None]):
         """
         by = self.director
         if self.kind == "resume":
-            return Resumed(by=by)
+            return Resumed(by=by, director=True)
         reason = self._value("reason")
         if not reason:
             raise ValueError("a ruling needs a reason")

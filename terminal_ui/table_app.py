@@ -83,6 +83,9 @@ class TableConfig:
     """A word list for self-adjudication; None means an adjudicator rules."""
     high_contrast: bool = False
     timeline: Timeline = field(default_factory=MonotonicTimeline)
+    publish_url: str | None = None
+    """A venue broker (``mqtt://host/<venue>/<table>``) to publish the table on, so the
+    director and the hub see it; set when the clock itself is on MQTT."""
     """Table time; tests pass a :class:`clock.timeline.FakeTimeline`."""
 
 
@@ -298,10 +301,18 @@ class TableApp(App[int]):
                     variant=cfg.variant, players=cfg.players, first=cfg.first, mode=cfg.mode
                 )
             )
+        publisher = None
+        if cfg.publish_url:
+            from firmware_bridge.table_publisher import TablePublisher
+
+            publisher = TablePublisher.from_url(self.service, cfg.publish_url)
+            publisher.start()
         try:
             async for update in sub:
                 self.on_update(update)
         finally:
+            if publisher is not None:
+                await publisher.close()
             await self.service.stop()
 
     def on_update(self, update: Update) -> None:
