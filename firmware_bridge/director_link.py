@@ -88,6 +88,8 @@ def reply_text(reply: dict[str, Any]) -> str:
     """A reply in words: ``accepted: Adjusted (#43)`` or ``refused: reason (rule)``."""
     if reply.get("accepted"):
         return f"accepted: {reply.get('type', '')} (#{reply.get('seq')})"
+    if reply.get("pending"):
+        return f"pending: {reply.get('error', '')}"
     if "error" in reply:
         return f"refused: {reply['error']}"
     return f"refused: {reply.get('reason', '')} ({reply.get('rule', '')})"

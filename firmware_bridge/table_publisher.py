@@ -123,6 +123,7 @@ class TablePublisher:
         self._dirty = asyncio.Event()
         self._last_seq: int | None = None
         self._replies: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self._in_flight: dict[str, asyncio.Future[Ack]] = {}
         self._commands: asyncio.Queue[tuple[bytes, str | None, bytes | None]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._closed = False
@@ -259,7 +260,9 @@ class TablePublisher:
             reply = self._replies[ident]
         else:
             reply = await self._run_command(payload, ident)
-            if ident is not None:
+            if ident is not None and not reply.get("pending"):
+                # Only final answers are remembered: a command still in the table's
+                # queue is waited for again, never submitted twice.
                 self._replies[ident] = reply
                 while len(self._replies) > _REMEMBERED_IDS:
                     self._replies.popitem(last=False)
@@ -297,19 +300,33 @@ class TablePublisher:
         return {"v": STATE_VERSION, "id": ident, "accepted": False, "type": GET_LOG, "error": error}
 
     async def _run_command(self, payload: bytes, ident: str | None) -> dict[str, Any]:
+        fut = self._in_flight.get(ident) if ident is not None else None
+        if fut is None:
+            try:
+                event = decode_event(payload)
+            except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+                return {"v": STATE_VERSION, "id": ident, "accepted": False, "error": str(exc)}
+            fut = self.service.send(event, "director")
+            if ident is not None:
+                self._in_flight[ident] = fut
         try:
-            event = decode_event(payload)
-        except (msgspec.ValidationError, msgspec.DecodeError) as exc:
-            return {"v": STATE_VERSION, "id": ident, "accepted": False, "error": str(exc)}
-        try:
-            async with asyncio.timeout(_SUBMIT_TIMEOUT_S):
-                ack = await self.service.submit(event, "director")
+            # Shielded: giving up waiting must not withdraw a command already queued.
+            ack = await asyncio.wait_for(asyncio.shield(fut), _SUBMIT_TIMEOUT_S)
         except TimeoutError:
             return {
                 "v": STATE_VERSION,
                 "id": ident,
-                "accepted": False,
-                "error": "the table did not answer in time",
+                "accepted": None,
+                "pending": True,
+                "error": "the table has not answered yet; ask again with the same id",
             }
+        except Exception as exc:  # the table could not commit it (e.g. its disk failed)
+            ack = None
+            error = f"the table could not commit the command: {exc}"
+        finally:
+            if ident is not None and fut.done():
+                self._in_flight.pop(ident, None)
+        if ack is None:
+            return {"v": STATE_VERSION, "id": ident, "accepted": False, "error": error}
         log.info("director command %s: %s", ident, "accepted" if ack.accepted else ack.reason)
         return ack_reply(ack, ident)
