@@ -73,6 +73,8 @@ def advance(state: GameState, t: int) -> GameState:
     # In scoresheet mode the scores may lag the scorekeeper, so whether the opponent
     # is behind is not known here: they play on, or end the game by passing.
     behind_known = state.mode == "board" or all(state.scored[i] >= state.presses[i] for i in (0, 1))
+    # "Still behind" (TOR-9) is read on the scores as recorded: time penalties come
+    # off only at the end (an assumed reading; see docs/variants.md).
     if locked[opp] or (behind_known and state.scores[opp] >= state.scores[seat]):
         # TOR-9: only a player who is behind may play on.
         st = replace(

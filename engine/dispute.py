@@ -50,7 +50,8 @@ def _score_disputed(state: GameState, ev: ScoreDisputed, t: int) -> GameState:
             "dispute_neutralizes",
             f"{state.players[ev.by]} disputes the score of "
             f"{last.move or 'the last play'}: claims {claims[0]} and "
-            f"{claims[1]}; clock neutralized",
+            f"{claims[1]}"
+            + ("; clock neutralized" if variant_of(state).dispute_neutralizes else ""),
         ),
     )
 
@@ -59,6 +60,8 @@ def _score_resolved(state: GameState, ev: ScoreResolved, t: int) -> GameState:
     last = state.last
     if state.phase is not Phase.SCORE_DISPUTE or last is None:
         raise Refusal("no score dispute to resolve", rule(state, "dispute_neutralizes"))
+    if ev.score < 0:
+        raise Refusal(f"a play cannot score {ev.score}", rule(state, "dispute_neutralizes"))
     delta = ev.score - last.score
     scores = add_pair(state.scores, last.player, delta)
     st = replace(

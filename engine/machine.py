@@ -74,7 +74,7 @@ def apply(state: GameState, event: Event, t: int | None = None) -> GameState:
     if state.phase is Phase.OVER and not isinstance(
         event, (Adjusted, TimeChecked, ServiceRestarted, Signed)
     ):
-        raise Refusal(f"the game is over ({state.end_reason})", rule(state, "turn_rule"))
+        raise Refusal(f"the game is over ({state.end_reason})", rule(state, "end_rule"))
     if state.phase is Phase.END_RACKS and not isinstance(
         event,
         (

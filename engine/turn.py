@@ -387,7 +387,7 @@ def _exchanged(state: GameState, ev: Exchanged, t: int) -> GameState:
                 f"cannot exchange {ev.count} tiles from a rack of {state.held[p]}",
                 rule(state, "exchange_min_bag"),
             )
-    elif ev.count < 1:
+    elif not 1 <= ev.count <= tiles_of(state).rack_size:
         raise Refusal(f"cannot exchange {ev.count} tiles", rule(state, "exchange_min_bag"))
     if v.exchange_max_same_letter and ev.rack:
         most, letter = max((n, ch) for ch, n in Counter(ev.rack.upper()).items())

@@ -114,6 +114,8 @@ class Variant:
     """After this long unanswered, the player may restart the opponent's clock (0 = never)."""
     rack_deduction_rule: str
     """Own tiles deducted when nobody goes out (cited at the end)."""
+    end_rule: str
+    """When the game ends (cited when a command comes after the end)."""
     going_out_factor: int
     """Multiple of the opponent's rack earned by going out."""
     blank_before_press: bool
