@@ -1,0 +1,40 @@
+"""How the scorekeeper's screen was started, and where a new game is logged."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from clock.device import ClockDevice
+from clock.timeline import MonotonicTimeline, Timeline
+
+__all__ = ["ScorekeeperConfig", "default_log_path"]
+
+
+def default_log_path() -> Path:
+    """A new log under the user's data directory (``$XDG_DATA_HOME/rackclock/games``)."""
+    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    folder = base / "rackclock" / "games"
+    folder.mkdir(parents=True, exist_ok=True)
+    n = 1
+    while (folder / f"scorekeeper-{n:04d}.sqlite").exists():
+        n += 1
+    return folder / f"scorekeeper-{n:04d}.sqlite"
+
+
+@dataclass
+class ScorekeeperConfig:
+    """How the scorekeeper's screen was started."""
+
+    log: Path
+    variant: str = "toronto-speed"
+    players: tuple[str, str] = ("Player 1", "Player 2")
+    first: int = 0
+    device: ClockDevice | None = None
+    """A real clock; None runs the emulated clock driven by the players' keys."""
+    high_contrast: bool = False
+    timeline: Timeline = field(default_factory=MonotonicTimeline)
+    """Where the table's time comes from (a FakeTimeline in tests)."""
+    heartbeat_ms: int = 200
+    """How often the service writes its liveness file (0 = never)."""
