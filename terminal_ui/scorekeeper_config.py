@@ -2,25 +2,19 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from clock.device import ClockDevice
 from clock.timeline import MonotonicTimeline, Timeline
+from terminal_ui.datadir import new_log_path
 
 __all__ = ["ScorekeeperConfig", "default_log_path"]
 
 
 def default_log_path() -> Path:
-    """A new log under the user's data directory (``$XDG_DATA_HOME/rackclock/games``)."""
-    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    folder = base / "rackclock" / "games"
-    folder.mkdir(parents=True, exist_ok=True)
-    n = 1
-    while (folder / f"scorekeeper-{n:04d}.sqlite").exists():
-        n += 1
-    return folder / f"scorekeeper-{n:04d}.sqlite"
+    """A new scorekeeper's log under the user's data directory."""
+    return new_log_path("scorekeeper")
 
 
 @dataclass

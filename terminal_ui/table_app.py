@@ -13,7 +13,6 @@ F3 shows the board, F4 switches to the high-contrast theme, ctrl+q quits.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar, Literal
@@ -37,6 +36,7 @@ from engine.lexicon import Verdict, WordList
 from engine.machine import penalty
 from engine.state import GameState, Phase
 from terminal_ui.commands import CommandError, Preview, interpret
+from terminal_ui.datadir import new_log_path
 from terminal_ui.widgets import BoardView, PlayerClock, history_lines, ruling_lines
 
 __all__ = ["HIGH_CONTRAST", "TableApp", "TableConfig", "default_log_path"]
@@ -58,14 +58,8 @@ HIGH_CONTRAST = Theme(
 
 
 def default_log_path() -> Path:
-    """A new log under the user's data directory (``$XDG_DATA_HOME/rackclock``)."""
-    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    folder = base / "rackclock" / "games"
-    folder.mkdir(parents=True, exist_ok=True)
-    n = 1
-    while (folder / f"table-{n:04d}.sqlite").exists():
-        n += 1
-    return folder / f"table-{n:04d}.sqlite"
+    """A new table's log under the user's data directory."""
+    return new_log_path("table")
 
 
 @dataclass
