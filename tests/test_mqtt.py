@@ -574,6 +574,8 @@ def _make_certs(d: Path) -> dict[str, Path]:
     """A private CA, a server certificate for 127.0.0.1 and a client certificate."""
     openssl = shutil.which("openssl")
     if openssl is None:
+        if os.environ.get("REQUIRE_SYSTEM_DEPS") == "1":
+            pytest.fail("openssl is missing: run scripts/system-deps (apt-get install openssl)")
         pytest.skip("openssl not installed")
     f = {
         n: d / n for n in ("ca.key", "ca.crt", "s.key", "s.csr", "s.crt", "c.key", "c.csr", "c.crt")
