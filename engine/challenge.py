@@ -30,13 +30,6 @@ from engine.state import GameState, Phase, Play
 __all__ = ["HANDLERS"]
 
 
-def _close_window(state: GameState) -> Play | None:
-    last = state.last
-    if last is None or not last.window_open:
-        return last
-    return replace(last, window_open=False)
-
-
 def _answer_target(state: GameState, player: int, what: str) -> Play:
     refuse_player(state, player)
     last = state.last

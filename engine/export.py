@@ -53,9 +53,7 @@ def _event(line: Turn, nick: str, total: int) -> Event | None:
             "",
             line.score,
             total,
-            move=parse_move(line.text.replace("?", ""))
-            if "?" not in line.text
-            else parse_move(line.text, unnamed_blanks=True),
+            move=parse_move(line.text, unnamed_blanks=True),
             annotation=note,
         )
     if k == "withdrawn":

@@ -89,8 +89,6 @@ class Play(msgspec.Struct, frozen=True):
     """Blanks not yet named."""
     held_before: int = 0
     """Tiles the player held before it (to restore on withdrawal)."""
-    bag_before: int = 0
-    """Tiles in the bag before its replacement draw."""
     scoreless_before: int = 0
     """The scoreless-turn count before it."""
     index: int = 0

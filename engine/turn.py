@@ -219,7 +219,6 @@ def pressed(state: GameState, ev: ClockPressed, t: int) -> GameState:
         window_open=True,
         out=out,
         held_before=state.held[p],
-        bag_before=state.bag,
         scoreless_before=state.scoreless,
     )
     history = line(state, t, p, "play", comp.move, score, scores, clock)
