@@ -4,9 +4,10 @@ A table computer with a clock on its USB port, and the table service running
 elsewhere (or at the director's hub), runs ``rackclock gateway``. Toward the
 clock it is the host of the serial link (:class:`SerialClock`: framing, acks,
 retransmits, heartbeats, reconnect after an unplug); toward the broker it is
-the table's clock device (docs/mqtt.md): every button message goes to
-``clock/events`` as JSON at QoS 1 through a persistent session, and SET, TEXT
-and BEEP from ``clock/commands`` are relayed back down the serial line.
+the table's clock device, exactly as the emulated firmware is
+(:class:`MqttFirmware`: button messages to ``clock/events`` at QoS 1 through a
+persistent session, SET, TEXT and BEEP from ``clock/commands`` relayed back
+down the serial line).
 
 ``clock/status`` is retained ``online`` while the serial clock answers and
 ``offline`` when it is unplugged; the MQTT will says ``offline`` if the
@@ -18,9 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from dataclasses import replace
-
-import aiomqtt
+from collections.abc import Callable
 
 from clock.device import (
     DeviceEvent,
@@ -31,19 +30,8 @@ from clock.device import (
     TimesReported,
 )
 from firmware_bridge.mqtt_client import BrokerSettings, MqttSession
-from firmware_bridge.protocol import (
-    Beep,
-    Hello,
-    Message,
-    Pause,
-    Press,
-    ProtocolError,
-    Set,
-    State,
-    Text,
-    from_json,
-    to_json,
-)
+from firmware_bridge.mqtt_firmware import MqttFirmware
+from firmware_bridge.protocol import Beep, Hello, Message, Pause, Press, Set, State, Text
 from firmware_bridge.serial_clock import SerialClock
 from firmware_bridge.topics import TableTopics, client_id
 
@@ -52,17 +40,42 @@ __all__ = ["Gateway", "to_message"]
 log = logging.getLogger(__name__)
 
 
-def to_message(ev: DeviceEvent, device_id: str, capabilities: int) -> Message | None:
-    """The protocol message that republishes a device event (seq filled in later)."""
+def to_message(ev: DeviceEvent) -> Message | None:
+    """The protocol message that republishes a button or report (seq filled in later)."""
     if isinstance(ev, SidePressed):
         return Press(0, ev.side, (ev.device_ms or 0) & 0xFFFFFFFF, ev.remaining_ms)
     if isinstance(ev, PausePressed):
         return Pause(0)
     if isinstance(ev, TimesReported):
         return State(0, ev.remaining_ms, ev.running)
-    if isinstance(ev, DeviceOnline):
-        return Hello(0, ev.device_id or device_id, capabilities)
     return None
+
+
+class _SerialCore:
+    """The serial clock seen by :class:`MqttFirmware` as its firmware."""
+
+    def __init__(self, serial: SerialClock) -> None:
+        self.serial = serial
+        self.emit: Callable[[Message], None] | None = None
+        self.host_online = False
+        self.relayed = 0
+        self.refused = 0
+
+    def hello(self) -> Hello:
+        return Hello(0, self.serial.device_id, self.serial.capabilities)
+
+    def handle(self, msg: Message) -> None:
+        if isinstance(msg, Set):
+            coro = self.serial.set_times(msg.remaining_ms, msg.running, msg.paused)
+        elif isinstance(msg, Text):
+            coro = self.serial.show_text(msg.text)
+        elif isinstance(msg, Beep):
+            coro = self.serial.beep()
+        else:
+            self.refused += 1  # not a command a clock takes
+            return
+        self.relayed += 1
+        asyncio.create_task(coro).add_done_callback(_log_failure)
 
 
 class Gateway:
@@ -82,86 +95,56 @@ class Gateway:
         """The table's topics."""
         self.forwarded = 0
         """Messages sent up to the broker."""
-        self.relayed = 0
-        """Commands sent down to the clock."""
-        self.garbage = 0
-        """Payloads on the commands topic that were not valid messages."""
-        self.clock_online = False
-        """Whether the serial clock answers."""
-        self._seq = 0
-        self.session = MqttSession(
+        self._core = _SerialCore(serial)
+        self.link = MqttFirmware(
+            self._core,
             broker,
+            table,
             identifier=identifier or client_id("clock", table.venue, table.table),
-            subscriptions=(table.clock_commands,),
-            on_message=self._on_message,
-            on_connect=self._on_connect,
-            will=aiomqtt.Will(table.clock_status, b"offline", qos=1, retain=True),
         )
+        """The device side on the broker, shared with the emulated firmware."""
+        self.link.set_present(False)  # until the serial clock answers
+
+    @property
+    def session(self) -> MqttSession:
         """The broker connection (persistent session, reconnects with backoff)."""
+        return self.link.session
+
+    @property
+    def relayed(self) -> int:
+        """Commands sent down to the clock."""
+        return self._core.relayed
+
+    @property
+    def clock_online(self) -> bool:
+        """Whether the serial clock answers."""
+        return self.link.present
 
     async def run(self) -> None:
         """Forward until cancelled; then publish ``offline`` and close both sides."""
         self.serial.start()
-        self.session.start()
+        self.link.start()
         try:
             async for ev in self.serial.events():
                 self._forward(ev)
         finally:
-            self.session.send(self.table.clock_status, b"offline", retain=True)
             with contextlib.suppress(Exception):
-                await self.session.close(flush_s=1.0)
+                await self.link.close(flush_s=1.0)
             await self.serial.close()
-
-    def _next_seq(self) -> int:
-        self._seq = (self._seq + 1) & 0xFFFF
-        return self._seq
-
-    def _publish(self, msg: Message) -> None:
-        payload = to_json(replace(msg, seq=self._next_seq()))
-        self.session.send(self.table.clock_events, payload)
-        self.forwarded += 1
 
     def _forward(self, ev: DeviceEvent) -> None:
         if isinstance(ev, DeviceOffline):
-            self.clock_online = False
             log.warning("clock on %s offline: %s", self.serial.url, ev.reason)
-            self.session.send(self.table.clock_status, b"offline", retain=True, key="status")
+            self.link.set_present(False)
             return
         if isinstance(ev, DeviceOnline):
-            self.clock_online = True
-            self.session.send(self.table.clock_status, b"online", retain=True, key="status")
-        msg = to_message(ev, self.serial.device_id, self.serial.capabilities)
-        if msg is not None:
-            self._publish(msg)
-
-    async def _on_connect(self) -> None:
-        status = b"online" if self.clock_online else b"offline"
-        self.session.send(self.table.clock_status, status, retain=True, key="status")
-        if self.clock_online:
-            self._publish(Hello(0, self.serial.device_id, self.serial.capabilities))
-
-    def _on_message(self, msg: aiomqtt.Message) -> None:
-        payload = msg.payload if isinstance(msg.payload, bytes) else str(msg.payload).encode()
-        try:
-            command = from_json(payload)
-        except ProtocolError as exc:
-            self.garbage += 1
-            log.warning("gateway %s: ignored a bad command: %s", self.table.base, exc)
+            self.link.set_present(True)  # says HELLO too
+            self.forwarded += 1
             return
-        task: asyncio.Task[None] | None = None
-        if isinstance(command, Set):
-            task = asyncio.create_task(
-                self.serial.set_times(command.remaining_ms, command.running, command.paused)
-            )
-        elif isinstance(command, Text):
-            task = asyncio.create_task(self.serial.show_text(command.text))
-        elif isinstance(command, Beep):
-            task = asyncio.create_task(self.serial.beep())
-        else:
-            self.garbage += 1
-            return
-        self.relayed += 1
-        task.add_done_callback(_log_failure)
+        msg = to_message(ev)
+        if msg is not None and self._core.emit is not None:
+            self._core.emit(msg)
+            self.forwarded += 1
 
 
 def _log_failure(task: asyncio.Task[None]) -> None:

@@ -20,18 +20,38 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from dataclasses import replace
+from typing import Protocol
 
 import aiomqtt
 
 from firmware_bridge.firmware import ClockFirmware
 from firmware_bridge.mqtt_client import BrokerSettings, MqttSession, TlsOptions, parse_url
-from firmware_bridge.protocol import Message, ProtocolError, from_json, to_json
+from firmware_bridge.protocol import Hello, Message, ProtocolError, from_json, to_json
 from firmware_bridge.topics import DEFAULT_VENUE, TableTopics, client_id
 
-__all__ = ["MqttFirmware", "run_mqtt"]
+__all__ = ["DeviceCore", "MqttFirmware", "run_mqtt"]
 
 log = logging.getLogger(__name__)
+
+
+class DeviceCore(Protocol):
+    """What the MQTT device side needs of a clock: the emulated firmware, or a
+    serial clock seen through the gateway."""
+
+    emit: Callable[[Message], None] | None
+    """Set by :class:`MqttFirmware`: where the clock's own messages go."""
+    host_online: bool
+    """Whether the table service answers (shown on the display)."""
+
+    def hello(self) -> Hello:
+        """The clock's HELLO."""
+        ...
+
+    def handle(self, msg: Message) -> None:
+        """Apply a command from the service (SET, TEXT, BEEP)."""
+        ...
 
 
 class MqttFirmware:
@@ -47,7 +67,7 @@ class MqttFirmware:
 
     def __init__(
         self,
-        fw: ClockFirmware,
+        fw: DeviceCore,
         broker: BrokerSettings,
         table: TableTopics | None = None,
         *,
@@ -64,6 +84,7 @@ class MqttFirmware:
         self.garbage = 0
         """Payloads on the commands topic that were not valid messages."""
         self._seq = 0
+        self._present = True
         self.session = MqttSession(
             broker,
             identifier=identifier or client_id("clock", table.venue, table.table),
@@ -95,9 +116,22 @@ class MqttFirmware:
     def _emit(self, msg: Message) -> None:
         self.session.send(self.table.clock_events, to_json(replace(msg, seq=self._next_seq())))
 
+    @property
+    def present(self) -> bool:
+        """Whether the clock itself is there (see :meth:`set_present`)."""
+        return self._present
+
+    def set_present(self, present: bool) -> None:
+        """Whether the clock itself is there (a gateway's serial clock may be unplugged):
+        the retained ``clock/status`` says so, and a clock that comes back says HELLO."""
+        self._present = present
+        status = b"online" if present else b"offline"
+        self.session.send(self.table.clock_status, status, retain=True, key="status")
+        if present:
+            self._emit(self.fw.hello())
+
     async def _on_connect(self) -> None:
-        self.session.send(self.table.clock_status, b"online", retain=True, key="status")
-        self._emit(self.fw.hello())
+        self.set_present(self._present)
 
     def _on_disconnect(self, why: str) -> None:
         self.fw.host_online = False
