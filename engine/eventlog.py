@@ -193,6 +193,9 @@ class EventLog:
     def __init__(self, conn: sqlite3.Connection, path: str) -> None:
         """Use :meth:`open`."""
         self._conn: sqlite3.Connection | None = conn
+        # (count, last hash, last t) after our own last commit: this connection is
+        # the only writer, so each append need not read them back from the file.
+        self._tail: tuple[int, bytes, int] | None = None
         self.path = path
         """The file, as given to :meth:`open`."""
 
@@ -262,13 +265,17 @@ class EventLog:
         db = self._db
         db.execute("BEGIN IMMEDIATE")
         try:
-            count, last_hash = _read_head(db)
-            seq = self._insert(db, count, last_hash, _last_t(db, count), event, t, refused)[0]
+            if self._tail is None:
+                count, last_hash = _read_head(db)
+                self._tail = (count, last_hash, _last_t(db, count))
+            tail = self._insert(db, *self._tail, event, t, refused)
             db.execute("COMMIT")
         except BaseException:
+            self._tail = None  # read the head again next time
             db.execute("ROLLBACK")
             raise
-        return seq
+        self._tail = tail
+        return tail[0]
 
     @staticmethod
     def _insert(
