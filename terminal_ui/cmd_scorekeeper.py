@@ -7,6 +7,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from terminal_ui.args import players
+
 __all__ = ["register"]
 
 
@@ -27,7 +29,9 @@ def register(sub: Any) -> None:
         "--variant", default="toronto-speed", help="rule variant (default toronto-speed)"
     )
     cmd.add_argument("--log", type=Path, help="event log to write or resume")
-    cmd.add_argument("--players", default="Player 1,Player 2", help="two names, comma-separated")
+    cmd.add_argument(
+        "--players", type=players, default="Player 1,Player 2", help="two names, comma-separated"
+    )
     cmd.add_argument("--first", type=int, default=0, choices=(0, 1), help="who starts (0 or 1)")
     cmd.add_argument(
         "--clock", default="emulated", help="emulated (default), serial:PATH, mqtt:URL"
@@ -44,12 +48,6 @@ def run(args: argparse.Namespace) -> int:
     from firmware_bridge.devices import open_device
     from terminal_ui.scorekeeper_app import ScorekeeperApp, ScorekeeperConfig, default_log_path
 
-    names = [n.strip() for n in args.players.split(",")]
-    if len(names) != 2 or not all(names):
-        sys.stderr.write(
-            f"rackclock scorekeeper: --players needs two names, got {args.players!r}\n"
-        )
-        return 2
     try:
         variant = load_variant(args.variant)
     except EngineError as exc:
@@ -69,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     cfg = ScorekeeperConfig(
         log=args.log or default_log_path(),
         variant=args.variant,
-        players=(names[0], names[1]),
+        players=args.players,
         first=args.first,
         device=device,
         high_contrast=args.high_contrast,

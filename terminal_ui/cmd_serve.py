@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import EngineError
+from terminal_ui.args import players
 
 __all__ = ["register"]
 
@@ -31,7 +32,9 @@ def register(sub: Any) -> None:
     cmd.add_argument(
         "--clock", default="emulated", help="emulated (default), none, serial:PATH or mqtt:URL"
     )
-    cmd.add_argument("--players", default="Player 1,Player 2", help="two names, comma-separated")
+    cmd.add_argument(
+        "--players", type=players, default="Player 1,Player 2", help="two names, comma-separated"
+    )
     cmd.add_argument("--first", type=int, default=0, choices=(0, 1))
     cmd.add_argument("--mode", choices=("board", "scoresheet"), help="override the variant's mode")
     cmd.add_argument(
@@ -54,15 +57,11 @@ def run(args: argparse.Namespace) -> int:
     from clock.serve import ServeConfig, serve
     from firmware_bridge.devices import open_device
 
-    names = [n.strip() for n in args.players.split(",")]
-    if len(names) != 2 or not all(names):
-        sys.stderr.write(f"rackclock serve: --players needs two names, got {args.players!r}\n")
-        return 2
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     cfg = ServeConfig(
         args.log,
         args.variant,
-        (names[0], names[1]),
+        args.players,
         args.first,
         args.mode,
         args.clock,

@@ -7,6 +7,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from terminal_ui.args import players
+
 __all__ = ["register"]
 
 
@@ -23,7 +25,9 @@ def register(sub: Any) -> None:
     )
     cmd.add_argument("--variant", default="nzasp", help="rule variant (default nzasp)")
     cmd.add_argument("--log", type=Path, help="event log to write or resume")
-    cmd.add_argument("--players", default="Player 1,Player 2", help="two names, comma-separated")
+    cmd.add_argument(
+        "--players", type=players, default="Player 1,Player 2", help="two names, comma-separated"
+    )
     cmd.add_argument("--first", type=int, default=0, choices=(0, 1))
     cmd.add_argument("--mode", choices=("board", "scoresheet"))
     cmd.add_argument(
@@ -43,10 +47,6 @@ def run(args: argparse.Namespace) -> int:
     from firmware_bridge.devices import open_device
     from terminal_ui.table_app import TableApp, TableConfig, default_log_path
 
-    names = [n.strip() for n in args.players.split(",")]
-    if len(names) != 2 or not all(names):
-        sys.stderr.write(f"rackclock table: --players needs two names, got {args.players!r}\n")
-        return 2
     try:
         variant = load_variant(args.variant)
         words = load_word_list(args.words) if args.words else None
@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     cfg = TableConfig(
         log=args.log or default_log_path(),
         variant=args.variant,
-        players=(names[0], names[1]),
+        players=args.players,
         first=args.first,
         mode=args.mode,
         device=device,
