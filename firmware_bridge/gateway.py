@@ -96,7 +96,7 @@ class Gateway:
         self.forwarded = 0
         """Messages sent up to the broker."""
         self._core = _SerialCore(serial)
-        self.link = MqttFirmware(
+        self.link: MqttFirmware[_SerialCore] = MqttFirmware(
             self._core,
             broker,
             table,

@@ -22,9 +22,10 @@ import contextlib
 import logging
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Protocol
+from typing import Generic, Protocol
 
 import aiomqtt
+from typing_extensions import TypeVar
 
 from firmware_bridge.firmware import ClockFirmware
 from firmware_bridge.mqtt_client import BrokerSettings, MqttSession, TlsOptions, parse_url
@@ -54,7 +55,11 @@ class DeviceCore(Protocol):
         ...
 
 
-class MqttFirmware:
+CoreT = TypeVar("CoreT", bound=DeviceCore, default=ClockFirmware)
+"""The clock behind the MQTT device side: the emulated firmware unless said otherwise."""
+
+
+class MqttFirmware(Generic[CoreT]):
     """One firmware, one table, one persistent MQTT session.
 
     Args:
@@ -67,7 +72,7 @@ class MqttFirmware:
 
     def __init__(
         self,
-        fw: DeviceCore,
+        fw: CoreT,
         broker: BrokerSettings,
         table: TableTopics | None = None,
         *,
