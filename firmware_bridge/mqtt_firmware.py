@@ -130,10 +130,12 @@ class MqttFirmware(Generic[CoreT]):
         """Whether the clock itself is there (a gateway's serial clock may be unplugged):
         the retained ``clock/status`` says so, and a clock that comes back says HELLO."""
         self._present = present
+        if present:
+            # HELLO first: the service learns the clock's identity before the status
+            # says it is online (the outbox keeps this order).
+            self._emit(self.fw.hello())
         status = b"online" if present else b"offline"
         self.session.send(self.table.clock_status, status, retain=True, key="status")
-        if present:
-            self._emit(self.fw.hello())
 
     async def _on_connect(self) -> None:
         self.set_present(self._present)
