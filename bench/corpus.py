@@ -3,7 +3,7 @@
 The games are nonsense as language (no word list is consulted: the engine
 checks placements, not words) but exact as bookkeeping: a shuffled bag, racks
 of seven, alternating turns, every placement validated and scored by
-:func:`engine.placement.place`, and every rack, score, cumulative total and
+:func:`engine.play.placement.place`, and every rack, score, cumulative total and
 end-of-game line what a referee would write. So every record passes
 ``rackclock gcg check`` as OK and complete, which makes the corpus usable both
 as benchmark input and as the ground truth of property tests.
@@ -20,13 +20,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from engine.board import EMPTY, Board
+from engine.equipment.board import EMPTY, Board
+from engine.equipment.layout import Layout
+from engine.equipment.tiles import TileSet, load_tile_set
 from engine.errors import IllegalPlayError
 from engine.gcg import Event, EventKind, GameRecord, Player
-from engine.layout import Layout
-from engine.notation import Move, Position
-from engine.placement import Placement, place
-from engine.tiles import TileSet, load_tile_set
+from engine.play.notation import Move, Position
+from engine.play.placement import Placement, place
 
 __all__ = ["GeneratedGame", "corpus", "generate", "random_game"]
 

@@ -10,7 +10,7 @@ answer, and ``end_racks`` with the tiles really left on the racks.
 
 The games are nonsense as language (no word list is consulted) but exact as
 bookkeeping: a shuffled bag and two real racks are tracked tile by tile, as in
-:mod:`bench.corpus`. Every event is applied to :func:`engine.machine.apply` as
+:mod:`bench.corpus`. Every event is applied to :func:`engine.rules.machine.apply` as
 it is generated and must be accepted (the generator's self-check), so every
 log replays with no refusal. The generator reads the engine's state to decide
 what the table does next, so deadlines (the overtime cutoff of NASPA, WESPA,
@@ -38,7 +38,9 @@ from functools import cache
 from msgspec.structs import replace
 
 from bench.corpus import rack_string_of, try_play
-from engine.board import EMPTY
+from engine.equipment.board import EMPTY
+from engine.equipment.layout import Layout
+from engine.equipment.tiles import TileSet, load_tile_set
 from engine.errors import Refusal
 from engine.events import (
     Accepted,
@@ -61,13 +63,11 @@ from engine.events import (
     TilesPlaced,
     TimeChecked,
 )
-from engine.layout import Layout
-from engine.machine import apply, next_deadline
-from engine.placement import Placement
-from engine.replay import replay
-from engine.state import GameState, Phase
-from engine.tiles import TileSet, load_tile_set
-from engine.variant import Variant, list_variants, load_variant
+from engine.play.placement import Placement
+from engine.rules.machine import apply, next_deadline
+from engine.rules.replay import replay
+from engine.rules.state import GameState, Phase
+from engine.rules.variant import Variant, list_variants, load_variant
 
 __all__ = [
     "BOARD_VARIANTS",
@@ -583,7 +583,7 @@ def game_turns(turns: int, variant: str = "nzasp", start: int = 0) -> tuple[int,
 
 
 def numbered(events: Sequence[Event]) -> list[tuple[int, Event]]:
-    """``(line, event)`` pairs, 1-based, as :func:`engine.replay.replay` takes them."""
+    """``(line, event)`` pairs, 1-based, as :func:`engine.rules.replay.replay` takes them."""
     return list(enumerate(events, start=1))
 
 

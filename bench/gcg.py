@@ -7,7 +7,7 @@ memory, writes each to GCG bytes, then times what ``rackclock gcg check`` does
 per file minus the file I/O: :func:`engine.gcg.parse_gcg` on the bytes and
 :func:`engine.gcg.check_record` on the record. Everything runs in this one
 process and thread, so the figure is per core. Scoring alone
-(:func:`engine.placement.place` on every placement, on the board it was played
+(:func:`engine.play.placement.place` on every placement, on the board it was played
 on) is timed separately, to show how much of the check is the engine's scoring.
 
 The target is a floor of 1,000 complete games per second; the last line of
@@ -26,11 +26,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bench.corpus import corpus
-from engine.board import Board
+from engine.equipment.board import Board
+from engine.equipment.tiles import load_tile_set
 from engine.gcg import EventKind, GameRecord, check_record, parse_gcg, write_gcg
-from engine.notation import Move
-from engine.placement import place
-from engine.tiles import load_tile_set
+from engine.play.notation import Move
+from engine.play.placement import place
 
 __all__ = ["main"]
 
@@ -110,7 +110,7 @@ def run(games: int, seed: int, repeat: int, profile: bool) -> dict[str, Any]:
     print(f"parse + check:     {check_s:.3f} s (best of {repeat}, one core)")
     print(f"games/s:           {games_per_s:,.0f}")
     print(f"us per placement:  {us_per_placement:.1f} (whole check / placements)")
-    print(f"scoring alone:     {score_us:.1f} us per placement (engine.placement.place)")
+    print(f"scoring alone:     {score_us:.1f} us per placement (engine.play.placement.place)")
     print(f"floor:             {FLOOR_GAMES_PER_S:,} complete games/s")
     verdict = "meets" if ratio >= 1 else "BELOW"
     print(f"ratio to floor:    {ratio:.2f} ({verdict} the floor)")

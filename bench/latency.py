@@ -5,8 +5,8 @@
 Serial (:func:`measure_serial`): one process, one event loop, as a table
 computer with the clock on USB would run it. A ``os.openpty`` pair stands in for
 the cable: the emulated clock firmware (:class:`ClockFirmware` driven by
-:func:`firmware_bridge.firmware.run_fd`) on the master, and on the slave a
-:class:`clock.service.TableService` (real SQLite log on disk, WAL +
+:func:`firmware_bridge.device.firmware.run_fd`) on the master, and on the slave a
+:class:`clock.table.service.TableService` (real SQLite log on disk, WAL +
 ``synchronous=FULL``) whose device is a :class:`SerialClock`
 (pyserial-asyncio-fast). nzasp in scoresheet mode, so presses alternate
 without plays. Each press is timed from just before ``ClockFirmware.press`` to
@@ -51,14 +51,14 @@ from typing import Any
 
 import serial_asyncio_fast
 
-from clock.device import DeviceEvent
-from clock.service import TableService, Update
+from clock.device.interface import DeviceEvent
+from clock.table.service import TableService, Update
 from clock.timeline import MonotonicTimeline
 from engine.events import ClockPressed, GameStarted
-from firmware_bridge.firmware import ClockFirmware, run_fd
-from firmware_bridge.framing import encode_frame
-from firmware_bridge.protocol import Press, encode
-from firmware_bridge.serial_clock import SerialClock
+from firmware_bridge.device.firmware import ClockFirmware, run_fd
+from firmware_bridge.host.serial_clock import SerialClock
+from firmware_bridge.wire.framing import encode_frame
+from firmware_bridge.wire.protocol import Press, encode
 
 __all__ = ["FLOOR_RATIO_P50", "TRANSPORTS", "main", "measure_serial", "report"]
 

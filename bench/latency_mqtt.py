@@ -3,7 +3,7 @@
 ``python -m bench.latency_mqtt [--presses N]`` (or :func:`measure_mqtt` from a caller)
 
 It starts its own Mosquitto on a free loopback port (as the test fixture does),
-and runs a :class:`clock.service.TableService` (real SQLite log, WAL +
+and runs a :class:`clock.table.service.TableService` (real SQLite log, WAL +
 ``synchronous=FULL``) whose device is an :class:`MqttClock`; the clock is the
 emulated firmware (:class:`ClockFirmware` over :class:`MqttFirmware`). Each
 press is timed from just before ``ClockFirmware.press`` to the moment a service
@@ -44,14 +44,14 @@ from typing import Any
 
 import aiomqtt
 
-from clock.service import TableService, Update
+from clock.table.service import TableService, Update
 from clock.timeline import MonotonicTimeline
 from engine.events import ClockPressed, GameStarted
-from firmware_bridge.firmware import ClockFirmware
-from firmware_bridge.mqtt_client import BrokerSettings, parse_url
-from firmware_bridge.mqtt_clock import MqttClock
-from firmware_bridge.mqtt_firmware import MqttFirmware
-from firmware_bridge.topics import TableTopics
+from firmware_bridge.device.firmware import ClockFirmware
+from firmware_bridge.device.mqtt_device import MqttFirmware
+from firmware_bridge.host.mqtt_clock import MqttClock
+from firmware_bridge.venue.mqtt_session import BrokerSettings, parse_url
+from firmware_bridge.venue.topics import TableTopics
 
 __all__ = ["measure_mqtt", "mosquitto"]
 

@@ -2,10 +2,10 @@
 
 ``python -m bench.press [--presses N]``
 
-In-process, as ``rackclock serve`` runs a table: a :class:`clock.service.TableService`
+In-process, as ``rackclock serve`` runs a table: a :class:`clock.table.service.TableService`
 with a real SQLite event log on disk (a temporary directory; WAL and
-``synchronous=FULL``, as :class:`engine.eventlog.EventLog` sets them) and an
-:class:`clock.emulated.EmulatedClock` as the device. An nzasp game in scoresheet
+``synchronous=FULL``, as :class:`clock.log.eventlog.EventLog` sets them) and an
+:class:`clock.device.emulated.EmulatedClock` as the device. An nzasp game in scoresheet
 mode, so presses alternate without plays. Each press is timed from just before
 ``EmulatedClock.press`` to the moment a listener receives the update for that
 press, which the service publishes after the commit (fsync included). Presses are
@@ -27,11 +27,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from clock.emulated import EmulatedClock
-from clock.service import TableService, Update
+from clock.device.emulated import EmulatedClock
+
+from clock.table.service import TableService, Update
 from clock.timeline import MonotonicTimeline
 from engine.events import ClockPressed, GameStarted
-from engine.variant import load_variant
+from engine.rules.variant import load_variant
 
 VARIANT = "nzasp"
 

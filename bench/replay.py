@@ -7,13 +7,12 @@ from :mod:`bench.gamelog` (a pool of generated games repeated with time
 offsets; every event is one the engine accepts). Then, in one process and
 thread, it times:
 
-(a) :func:`engine.replay.replay` over the ``(line, event)`` pairs in memory;
-(b) the same from JSON Lines text: :func:`engine.replay.parse_jsonl`, then replay;
+(a) :func:`engine.rules.replay.replay` over the ``(line, event)`` pairs in memory;
+(b) the same from JSON Lines text: :func:`engine.rules.replay.parse_jsonl`, then replay;
 (c) the raw baseline of (b): msgspec decoding the same lines to typed events and
     nothing else (the transport's own cost);
 (d) rebuilding one 40-turn game (replay of its events, best of many runs);
-(e) when ``engine/eventlog.py`` provides ``EventLog``, reading the log back from a
-    SQLite file (written once, untimed) and replaying it.
+(e) reading the log back from a SQLite file (written once, untimed) and replaying it.
 
 The floor is 100,000 events/s for (a); the last line is JSON for scripts.
 """
@@ -22,8 +21,6 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import importlib
-import importlib.util
 import json
 import pstats
 import sys
@@ -36,9 +33,10 @@ from typing import Any
 import msgspec
 
 from bench.gamelog import game_turns, log_of_size, numbered
+from clock.log.eventlog import EventLog, import_jsonl
 from engine.events import Event, GameStarted, encode_event
-from engine.replay import parse_jsonl, replay
-from engine.state import GameState
+from engine.rules.replay import parse_jsonl, replay
+from engine.rules.state import GameState
 
 __all__ = ["main", "run"]
 
@@ -83,60 +81,26 @@ def _raw_decode(text: str) -> int:
     return n
 
 
-def _sqlite_rate(events: Sequence[Event], text: str, repeat: int) -> float | None:
-    """Events/s reading the log back from a SQLite file and replaying it, or None
-    when ``engine.eventlog`` is not there yet (or does not work as expected)."""
-    if importlib.util.find_spec("engine.eventlog") is None:
-        print("sqlite:            skipped (engine/eventlog.py not present)")
-        return None
-    module = importlib.import_module("engine.eventlog")
-    log_class: Any = getattr(module, "EventLog", None)
-    if log_class is None:
-        print("sqlite:            skipped (engine.eventlog has no EventLog)")
-        return None
-    bulk: Any = getattr(module, "import_jsonl", None)
+def _sqlite_rate(events: Sequence[Event], text: str, repeat: int) -> float:
+    """Events/s reading the log back from a SQLite file (written once, untimed, in one
+    transaction: appending one by one would fsync each row) and replaying it."""
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "bench.sqlite"
         t0 = time.perf_counter()
-        try:
-            if bulk is not None:  # one transaction: appending one by one fsyncs each row
-                bulk(text.splitlines(), path)
-            else:
-                log = log_class.open(path)
-                try:
-                    for ev in events:
-                        log.append(ev)
-                finally:
-                    log.close()
-        except Exception as exc:  # the module is being written: report, do not fail
-            print(f"sqlite:            skipped (writing the log failed: {exc!r})")
-            return None
+        import_jsonl(text.splitlines(), path)
         write_s = time.perf_counter() - t0
 
         def read_and_replay() -> None:
-            log = log_class.open(path)
-            try:
-                items = list(log.events())
-                pairs = (
-                    items
-                    if items and isinstance(items[0], tuple)
-                    else list(enumerate(items, start=1))
-                )
-                if len(pairs) != len(events):
-                    raise AssertionError(f"read {len(pairs)} events, wrote {len(events)}")
-                _replay_clean(pairs)
-            finally:
-                log.close()
+            with EventLog.open(path, create=False) as log:
+                pairs = list(log.events())
+            if len(pairs) != len(events):
+                raise AssertionError(f"read {len(pairs)} events, wrote {len(events)}")
+            _replay_clean(pairs)
 
-        try:
-            secs = _best(read_and_replay, repeat)
-        except Exception as exc:
-            print(f"sqlite:            skipped (reading the log failed: {exc!r})")
-            return None
+        secs = _best(read_and_replay, repeat)
         size = path.stat().st_size
     rate = len(events) / secs
-    how = "import_jsonl, one commit" if bulk is not None else "append one by one"
-    print(f"sqlite write:      {write_s:.2f} s ({how}; {size / 1e6:.0f} MB; not timed)")
+    print(f"sqlite write:      {write_s:.2f} s (import_jsonl, one commit; {size / 1e6:.0f} MB)")
     print(f"(e) sqlite+replay: {secs:.2f} s -> {rate:,.0f} events/s")
     return rate
 
@@ -209,8 +173,7 @@ def run(n_events: int, variant: str, repeat: int, profile: bool) -> dict[str, An
         "floor_events_per_s": FLOOR_EVENTS_PER_S,
         "ratio_to_floor": round(ratio_floor, 3),
     }
-    if sqlite_rate is not None:
-        summary["sqlite_events_per_s"] = round(sqlite_rate)
+    summary["sqlite_events_per_s"] = round(sqlite_rate)
     return summary
 
 

@@ -6,13 +6,13 @@ files it is asked to read, reads a clock, or imports asyncio, textual, serial or
 aiomqtt (``tests/test_engine_purity.py`` enforces it).
 """
 
-from engine.board import Board
+from engine.equipment.board import Board
+from engine.equipment.layout import Layout, load_layout
+from engine.equipment.tiles import TileSet, load_tile_set
 from engine.errors import EngineError, IllegalPlayError, NotationError
-from engine.layout import Layout, load_layout
-from engine.lexicon import Adjudicator, Verdict, WordList, load_word_list
-from engine.notation import Move, Position, parse_move, parse_position
-from engine.placement import Placement, move_from_squares, place
-from engine.tiles import TileSet, load_tile_set
+from engine.play.lexicon import Adjudicator, Verdict, WordList, load_word_list
+from engine.play.notation import Move, Position, parse_move, parse_position
+from engine.play.placement import Placement, move_from_squares, place
 
 __all__ = [
     "Adjudicator",

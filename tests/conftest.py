@@ -5,7 +5,7 @@
 persistence kept, so persistent sessions survive). ``mosquitto_factory`` starts
 more, or one with a password file, an ACL or extra configuration lines.
 The process and its configuration are the product's own managed broker
-(:mod:`firmware_bridge.broker`, what ``rackclock venue`` runs).
+(:mod:`firmware_bridge.venue.broker`, what ``rackclock venue`` runs).
 
 A missing mosquitto skips these tests, unless ``REQUIRE_SYSTEM_DEPS=1`` (CI,
 ``make test``), where it fails them: scripts/system-deps installs it.
@@ -14,33 +14,13 @@ A missing mosquitto skips these tests, unless ``REQUIRE_SYSTEM_DEPS=1`` (CI,
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from firmware_bridge.broker import (
-    START_TIMEOUT_S,
-    BrokerConfig,
-    Mosquitto,
-    find_mosquitto,
-    free_port,
-    wait_port,
-)
-
-__all__ = [
-    "START_TIMEOUT_S",
-    "Broker",
-    "BrokerFactory",
-    "find_mosquitto",
-    "free_port",
-    "wait_port",
-]
-
-Broker = Mosquitto
-"""A mosquitto process on 127.0.0.1:``port``; ``restart()`` keeps the port and the data."""
-
-BrokerFactory = Callable[..., Broker]
+from firmware_bridge.venue.broker import BrokerConfig, find_mosquitto, free_port
+from tests.helpers import Broker, BrokerFactory
 
 
 def _require() -> str:

@@ -21,13 +21,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine.board import Board
+from engine.equipment.board import Board
+from engine.equipment.rack import is_subrack, leave, parse_rack, rack_string
+from engine.equipment.tiles import TileSet, load_tile_set
 from engine.errors import EngineError
 from engine.gcg.reader import parse_gcg
 from engine.gcg.record import Event, EventKind, GameRecord
-from engine.placement import Placement, place
-from engine.rack import is_subrack, leave, parse_rack, rack_string
-from engine.tiles import TileSet, load_tile_set
+from engine.play.placement import Placement, place
 
 __all__ = ["CheckResult", "Problem", "check_file", "check_record"]
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 
 from engine.errors import GcgError, NotationError
 from engine.gcg.record import Event, EventKind, GameRecord, Player, Pragma
-from engine.notation import Move, parse_move
+from engine.play.notation import Move, parse_move
 
 __all__ = ["ParseResult", "parse_gcg", "read_gcg"]
 

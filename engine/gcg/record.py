@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
-from engine.notation import Move
+from engine.play.notation import Move
 
 __all__ = ["Event", "EventKind", "GameRecord", "Player", "Pragma"]
 

@@ -1,0 +1,204 @@
+"""Running one table headless: ``rackclock serve``.
+
+Commands arrive on standard input, one per line, and every outcome is printed
+as one JSON line on standard output after its commit:
+
+- ``press 0`` / ``press 1`` / ``pause``: the emulated clock's buttons;
+- a JSON event (docs/events.md) without ``t``: submitted as is (stamped on arrival);
+- ``state``: print the replay report of the current state;
+- ``quit`` or end of input: stop cleanly.
+
+Output lines: ``{"seq", "type", "t"}`` for each committed event,
+``{"refused", "rule", "type"}`` for a refused one, ``{"device": ...}`` for
+device status, ``{"state": ...}`` on request, ``{"error": ...}`` for input that
+is not a command.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import sys
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal, TextIO
+
+import msgspec
+
+from clock.device.interface import ClockDevice
+from clock.device.emulated import EmulatedClock
+from clock.table.service import TableService, Update
+from clock.timeline import MonotonicTimeline
+from engine.events import GameStarted, decode_event
+from engine.rules.replay import report
+from engine.rules.state import Phase
+from engine.rules.variant import load_variant
+
+__all__ = ["ServeConfig", "serve"]
+
+
+@dataclass(frozen=True, slots=True)
+class ServeConfig:
+    """What ``rackclock serve`` was asked to do."""
+
+    log: Path
+    variant: str
+    players: tuple[str, str] = ("Player 1", "Player 2")
+    first: int = 0
+    mode: Literal["board", "scoresheet"] | None = None
+    clock: str = "emulated"
+    authority: Literal["host", "device"] = "host"
+    drift_ms: int = 250
+
+
+DeviceFactory = Callable[[str, MonotonicTimeline, int], ClockDevice | None]
+Attachment = Callable[[TableService], contextlib.AbstractAsyncContextManager[object]]
+"""Something to run beside the service, e.g. publishing the table to a venue broker."""
+
+
+def _emit(out: TextIO, doc: dict[str, object]) -> None:
+    out.write(json.dumps(doc) + "\n")
+    out.flush()
+
+
+def _printer(out: TextIO) -> Callable[[Update], None]:
+    def on_update(u: Update) -> None:
+        if u.event is not None:
+            _emit(out, {"seq": u.seq, "type": type(u.event).__name__, "t": u.event.t})
+        elif u.refused is not None:
+            _emit(
+                out,
+                {
+                    "refused": u.refused.reason,
+                    "rule": u.refused.rule,
+                    "type": type(u.refused.event).__name__,
+                },
+            )
+        else:
+            _emit(
+                out,
+                {
+                    "device": {
+                        "online": u.status.device_online,
+                        "id": u.status.device_id,
+                        "reason": u.status.device_reason,
+                    }
+                },
+            )
+
+    return on_update
+
+
+async def _lines(stream: TextIO) -> asyncio.Queue[str | None]:
+    """Read lines in a thread so the event loop never blocks on input."""
+    queue: asyncio.Queue[str | None] = asyncio.Queue()
+    loop = asyncio.get_running_loop()
+
+    def pump() -> None:
+        for line in stream:
+            loop.call_soon_threadsafe(queue.put_nowait, line)
+        loop.call_soon_threadsafe(queue.put_nowait, None)
+
+    # A daemon thread, not the default executor: asyncio.run waits for executor
+    # threads, and this one blocks until end of input, so 'quit' would hang.
+    threading.Thread(target=pump, name="serve.stdin", daemon=True).start()
+    return queue
+
+
+async def serve(
+    cfg: ServeConfig,
+    *,
+    stdin: TextIO = sys.stdin,
+    stdout: TextIO = sys.stdout,
+    device_factory: DeviceFactory | None = None,
+    attach: Attachment | None = None,
+) -> int:
+    """Run the table until ``quit`` or end of input; returns the exit status."""
+    variant = load_variant(cfg.variant)
+    timeline = MonotonicTimeline()
+    emulated: EmulatedClock | None = None
+    device: ClockDevice | None
+    if cfg.clock == "emulated":
+        emulated = EmulatedClock(
+            timeline, initial_ms=variant.initial_ms, report_times=cfg.authority == "device"
+        )
+        device = emulated
+    elif cfg.clock == "none":
+        device = None
+    elif device_factory is not None:
+        device = device_factory(cfg.clock, timeline, variant.initial_ms)
+        if device is None:
+            _emit(
+                stdout,
+                {
+                    "error": f"cannot open clock {cfg.clock!r} "
+                    "(emulated, none, serial:PATH or mqtt:URL)"
+                },
+            )
+            return 2
+    else:
+        _emit(stdout, {"error": f"unknown clock {cfg.clock!r}"})
+        return 2
+    service = TableService(
+        cfg.log,
+        timeline=timeline,
+        device=device,
+        authority=cfg.authority,
+        drift_threshold_ms=cfg.drift_ms,
+    )
+    service.add_listener(_printer(stdout))
+    async with service, attach(service) if attach is not None else contextlib.nullcontext():
+        for r in service.rejected_on_load:
+            _emit(stdout, {"log_line_refused": r.line, "reason": r.reason, "rule": r.rule})
+        if service.state.phase in (Phase.NOT_STARTED, Phase.OVER):
+            await service.submit(
+                GameStarted(
+                    variant=cfg.variant, players=cfg.players, first=cfg.first, mode=cfg.mode
+                )
+            )
+        else:
+            _emit(
+                stdout,
+                {
+                    "resumed": True,
+                    "phase": service.state.phase.value,
+                    "neutralized": service.state.clock.neutral,
+                },
+            )
+        lines = await _lines(stdin)
+        while True:
+            line = await lines.get()
+            if line is None:
+                break
+            text = line.strip()
+            if not text:
+                continue
+            if text == "quit":
+                break
+            if text == "state":
+                _emit(stdout, {"state": report(service.state, timeline.now_ms())})
+                continue
+            words = text.split()
+            if words[0] in ("press", "pause") and emulated is not None:
+                if words[0] == "pause":
+                    emulated.pause_button()
+                elif len(words) == 2 and words[1] in ("0", "1"):
+                    emulated.press(int(words[1]))
+                else:
+                    _emit(stdout, {"error": f"press needs a side 0 or 1: {text!r}"})
+                # Keep input order: the button reaches the service's queue before the
+                # next line is read.
+                await emulated.drained()
+                continue
+            try:
+                event = decode_event(text)
+            except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+                _emit(stdout, {"error": f"not a command or event: {text[:80]!r}: {exc}"})
+                continue
+            await service.submit(event, "stdin")
+        # let presses already made on the device reach the log before stopping
+        await asyncio.sleep(0)
+    return 0

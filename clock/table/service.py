@@ -1,0 +1,437 @@
+"""The table service: the live side of one game.
+
+Every command, whatever its source (keyboard, a clock device's buttons, the
+scorekeeper, the director), takes one path:
+
+1. it is stamped with the table's monotonic time the moment it arrives (for a
+   press, that stamp *is* the instant the running side switches);
+2. it joins one queue read by one writer, so two presses that arrive together
+   are put in order and the second is refused with its reason;
+3. the writer checks it with the engine (:func:`engine.rules.machine.apply`) and
+   appends it to the hash-chained log; the commit (fsync) happens before the
+   command is acknowledged;
+4. only then is the new state published, to subscribers and to the clock
+   device. Publishing never waits for a subscriber: a slow one loses its
+   oldest updates, one that raises is logged and skipped, and neither delays
+   the next command.
+
+Deadlines (the overtime cutoff) are computed by the engine; the service only
+wakes up on time to apply them. After a crash the log is replayed and a game
+in progress comes back neutralized, with the measured gap logged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from msgspec.structs import replace
+
+from clock.device.interface import (
+    ClockDevice,
+    DeviceEvent,
+    DeviceOffline,
+    DeviceOnline,
+    PausePressed,
+    SidePressed,
+    TimesReported,
+)
+from clock.log.eventlog import EventLog
+from clock.log.heartbeat import boot_id, read_alive, write_alive
+from clock.timeline import MonotonicTimeline, Timeline
+from engine.errors import Refusal
+from engine.events import ClockPressed, Event, Neutralized, Resumed, ServiceRestarted, TimeChecked
+from engine.rules.machine import apply, next_deadline
+from engine.rules.replay import Rejected, replay
+from engine.rules.state import GameState, Phase
+
+__all__ = ["Ack", "Status", "Subscription", "TableService", "Update"]
+
+log = logging.getLogger(__name__)
+
+_LIVE = (
+    Phase.PLAYING,
+    Phase.HOLD,
+    Phase.BLANK_DEMANDED,
+    Phase.OUT_PLAY,
+    Phase.CHALLENGE,
+    Phase.SCORE_DISPUTE,
+    Phase.OVERDRAW,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Ack:
+    """The answer to a command, given after the log commit."""
+
+    accepted: bool
+    """True when the command became an event in the log."""
+    event: Event
+    """The command as stamped."""
+    seq: int | None = None
+    """Its sequence number in the log (accepted only)."""
+    reason: str = ""
+    """Why it was refused."""
+    rule: str = ""
+    """The rule that refused it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Status:
+    """The table's live status beyond the game state."""
+
+    device_online: bool = False
+    """Whether the clock device is connected."""
+    device_id: str = ""
+    """The device's identity."""
+    device_reason: str = ""
+    """Why it is offline."""
+
+
+@dataclass(frozen=True, slots=True)
+class Update:
+    """What subscribers receive after each commit (or status change)."""
+
+    state: GameState
+    """The game after the event."""
+    status: Status
+    """Device status."""
+    seq: int | None = None
+    """The event's sequence number; None for a status-only update."""
+    event: Event | None = None
+    """The event committed."""
+    refused: Ack | None = None
+    """A refused command, published so screens can show the reason."""
+
+
+@dataclass
+class Subscription:
+    """A bounded mailbox of updates. When full, the oldest update is dropped:
+    screens want the latest state, and the writer never waits for them."""
+
+    maxsize: int = 64
+    """Updates kept before the oldest is dropped."""
+    dropped: int = 0
+    """How many updates were dropped."""
+    _queue: asyncio.Queue[Update] = field(default_factory=asyncio.Queue)
+
+    def offer(self, update: Update) -> None:
+        """Deliver without waiting."""
+        while self._queue.qsize() >= self.maxsize:
+            self._queue.get_nowait()
+            self.dropped += 1
+        self._queue.put_nowait(update)
+
+    async def get(self) -> Update:
+        """The next update."""
+        return await self._queue.get()
+
+    def get_nowait(self) -> Update | None:
+        """The next update if one is waiting."""
+        try:
+            return self._queue.get_nowait()
+        except asyncio.QueueEmpty:
+            return None
+
+    def __aiter__(self) -> Subscription:
+        return self
+
+    async def __anext__(self) -> Update:
+        return await self._queue.get()
+
+
+_Item = tuple[int, Event, str, "asyncio.Future[Ack] | None"]
+
+# The pause button toggles. Whether it neutralizes or resumes is decided when it
+# is committed, not when it arrives, so two quick presses pause and resume.
+_PAUSE = Neutralized(by="clock", reason="pause button")
+
+
+class TableService:
+    """One table's game in real time. Use as ``async with TableService(...) as svc``."""
+
+    def __init__(
+        self,
+        log_path: str | Path,
+        *,
+        timeline: Timeline | None = None,
+        device: ClockDevice | None = None,
+        authority: Literal["host", "device"] = "host",
+        drift_threshold_ms: int = 250,
+        log_refused: bool = True,
+        heartbeat_ms: int = 200,
+        wall_ms: Callable[[], int] | None = None,
+    ) -> None:
+        self.log_path = Path(log_path)
+        """The SQLite event log."""
+        self.timeline: Timeline = timeline or MonotonicTimeline()
+        """Where stamps come from."""
+        self.device = device
+        """The clock device, if any."""
+        self.authority = authority
+        """``host``: the service's times rule; ``device``: the device's times at each press."""
+        self.drift_threshold_ms = drift_threshold_ms
+        """Device-authoritative: a gap beyond this is a ruling."""
+        self.log_refused = log_refused
+        """Log refused commands (marked refused) for forensics."""
+        self.heartbeat_ms = heartbeat_ms
+        """How often the liveness sidecar is written (0 = never)."""
+        self._wall_ms = wall_ms or (lambda: time.time_ns() // 1_000_000)
+        self.state = GameState()
+        """The current game state (read-only for callers)."""
+        self.status = Status()
+        """Device status."""
+        self.rejected_on_load: list[Rejected] = []
+        """Log lines the rules refused when the log was replayed at start."""
+        self._log: EventLog | None = None
+        self._queue: asyncio.Queue[_Item | None] = asyncio.Queue()
+        self._subs: list[Subscription] = []
+        self._listeners: list[Callable[[Update], object]] = []
+        self._tasks: list[asyncio.Task[None]] = []
+        self._deadline_task: asyncio.Task[None] | None = None
+        self._device_dirty = asyncio.Event()
+        self._last_device_seq: int | None = None
+        self._running = False
+
+    # --- lifecycle -------------------------------------------------------------
+    async def __aenter__(self) -> TableService:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    async def start(self) -> None:
+        """Open the log, rebuild the game, neutralize a game that was interrupted,
+        and start the writer, device, deadline and heartbeat tasks."""
+        created = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        self._log = EventLog.open(self.log_path, created=created)
+        self.state, self.rejected_on_load = replay(self._log.events())
+        self._recover()
+        self._running = True
+        self._tasks.append(asyncio.create_task(self._writer(), name="table.writer"))
+        if self.device is not None:
+            self._tasks.append(asyncio.create_task(self._device_reader(), name="table.device-in"))
+            self._tasks.append(asyncio.create_task(self._device_writer(), name="table.device-out"))
+            self._device_dirty.set()
+        if self.heartbeat_ms:
+            self._tasks.append(asyncio.create_task(self._heartbeat(), name="table.heartbeat"))
+        self._reschedule()
+
+    async def stop(self) -> None:
+        """Finish queued commands, stop the tasks and close the log."""
+        if not self._running:
+            return
+        self._running = False
+        self._queue.put_nowait(None)
+        writer = self._tasks[0]
+        with contextlib.suppress(asyncio.CancelledError):
+            await writer
+        for task in [*self._tasks[1:], self._deadline_task]:
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        self._tasks.clear()
+        if self.device is not None:
+            await self.device.close()
+        if self._log is not None:
+            self._log.close()
+            self._log = None
+
+    def _recover(self) -> None:
+        """After a restart: the time the service was down is charged to nobody."""
+        assert self._log is not None
+        alive = read_alive(self.log_path)
+        now = self.timeline.now_ms()
+        anchor = max(self.state.t, alive.t if alive else 0)
+        if isinstance(self.timeline, MonotonicTimeline) and alive is not None:
+            # Continue the table's timeline from the last sign of life: on the same
+            # boot the monotonic clock measures the gap; after a reboot (its origin
+            # moved) only the wall clock can.
+            raw = time.monotonic_ns() // 1_000_000
+            same_boot = bool(alive.boot) and alive.boot == boot_id() and alive.mono_ms is not None
+            if same_boot and alive.mono_ms is not None:
+                gap = max(0, raw - alive.mono_ms)
+            else:
+                gap = max(0, self._wall_ms() - alive.wall_ms)
+            self.timeline.offset_ms = max(anchor, alive.t + gap) - raw
+            now = self.timeline.now_ms()
+        elif now < anchor:
+            now = anchor
+        if self.state.phase in _LIVE and self.state.variant is not None:
+            gap = max(0, now - anchor)
+            event = ServiceRestarted(t=max(anchor, self.state.t), gap_ms=gap)
+            self.state = apply(self.state, event)
+            seq = self._log.append(event)
+            log.warning("table resumed after %d ms down; logged as seq %d", gap, seq)
+
+    # --- commands ----------------------------------------------------------------
+    def send(self, event: Event, source: str = "keyboard") -> asyncio.Future[Ack]:
+        """Stamp ``event`` now and queue it; the future resolves after the commit."""
+        t = self.timeline.now_ms()
+        fut: asyncio.Future[Ack] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait((t, event, source, fut))
+        return fut
+
+    async def submit(self, event: Event, source: str = "keyboard") -> Ack:
+        """Stamp, check, commit and publish ``event``; the answer comes after the commit."""
+        return await self.send(event, source)
+
+    def subscribe(self, maxsize: int = 64) -> Subscription:
+        """A mailbox of updates; the current state is delivered first."""
+        sub = Subscription(maxsize)
+        sub.offer(Update(self.state, self.status))
+        self._subs.append(sub)
+        return sub
+
+    def unsubscribe(self, sub: Subscription) -> None:
+        """Stop delivering to ``sub``."""
+        with contextlib.suppress(ValueError):
+            self._subs.remove(sub)
+
+    def add_listener(self, fn: Callable[[Update], object]) -> None:
+        """Call ``fn`` with each update, after the commit. It must not block; if it
+        raises, the error is logged and the next listener runs."""
+        self._listeners.append(fn)
+
+    # --- the one writer ------------------------------------------------------------
+    async def _writer(self) -> None:
+        while True:
+            item = await self._queue.get()
+            if item is None:
+                return
+            try:
+                self._commit(item)
+            except Exception as exc:  # e.g. the disk is full: answer, keep the table going
+                log.exception("cannot commit %s", type(item[1]).__name__)
+                fut = item[3]
+                if fut is not None and not fut.done():
+                    fut.set_exception(exc)
+
+    def _commit(self, item: _Item) -> None:
+        assert self._log is not None
+        t, event, source, fut = item
+        if event is _PAUSE and self.state.clock.neutral:
+            event = Resumed(by="clock")
+        stamped = replace(event, t=max(t, self.state.t))
+        try:
+            new = apply(self.state, stamped)
+        except Refusal as exc:
+            ack = Ack(False, stamped, None, exc.reason, exc.rule)
+            if self.log_refused:
+                self._log.append(stamped, refused=exc)
+            log.info(
+                "refused %s from %s: %s (%s)", type(event).__name__, source, exc.reason, exc.rule
+            )
+            if fut is not None and not fut.done():
+                fut.set_result(ack)
+            self._publish(Update(self.state, self.status, refused=ack))
+            self._device_dirty.set()  # the device may have switched on its own
+            return
+        seq = self._log.append(stamped)
+        self.state = new
+        ack = Ack(True, stamped, seq)
+        if fut is not None and not fut.done():
+            fut.set_result(ack)
+        self._publish(Update(new, self.status, seq, stamped))
+        self._device_dirty.set()
+        self._reschedule()
+
+    def _publish(self, update: Update) -> None:
+        for sub in list(self._subs):
+            sub.offer(update)
+        for fn in list(self._listeners):
+            try:
+                fn(update)
+            except Exception:  # a screen's bug must never stop the clock
+                log.exception("listener %r failed; the table goes on", fn)
+
+    # --- deadlines -------------------------------------------------------------------
+    def _reschedule(self) -> None:
+        deadline = next_deadline(self.state)
+        if self._deadline_task is not None:
+            self._deadline_task.cancel()
+            self._deadline_task = None
+        if deadline is not None and self._running:
+            self._deadline_task = asyncio.create_task(
+                self._wake_at(deadline), name="table.deadline"
+            )
+
+    async def _wake_at(self, deadline: int) -> None:
+        await self.timeline.sleep_until(deadline)
+        self._deadline_task = None
+        self.send(TimeChecked(), "deadline")
+
+    # --- the device ----------------------------------------------------------------------
+    async def _device_reader(self) -> None:
+        assert self.device is not None
+        reason = "the device stopped reporting"
+        try:
+            async for dev in self.device.events():
+                self._on_device(dev)
+        except Exception as exc:  # a broken link must not stop the table
+            log.exception("clock device failed; the table goes on without it")
+            reason = f"device error: {exc}"
+        if self._running:
+            self._on_device(DeviceOffline(reason))
+
+    def _on_device(self, dev: DeviceEvent) -> None:
+        """Stamp a device event at once and queue it; never wait here."""
+        if isinstance(dev, SidePressed | PausePressed) and dev.seq is not None:
+            if self._last_device_seq is not None and dev.seq == self._last_device_seq:
+                return  # a duplicate delivery
+            self._last_device_seq = dev.seq
+        if isinstance(dev, SidePressed):
+            times = dev.remaining_ms if self.authority == "device" else None
+            self.send(
+                ClockPressed(
+                    player=dev.side,
+                    device_remaining_ms=times,
+                    drift_threshold_ms=self.drift_threshold_ms,
+                ),
+                "device",
+            )
+        elif isinstance(dev, PausePressed):
+            self.send(_PAUSE, "device")
+        elif isinstance(dev, DeviceOffline):
+            self.status = Status(False, self.status.device_id, dev.reason)
+            log.warning("clock device offline: %s", dev.reason)
+            self._publish(Update(self.state, self.status))
+        elif isinstance(dev, DeviceOnline):
+            # A clock that (re)connects starts its sequence numbers again.
+            self._last_device_seq = None
+            self.status = Status(True, dev.device_id or self.status.device_id)
+            self._publish(Update(self.state, self.status))
+            self._device_dirty.set()  # reconcile: show the service's times
+        elif isinstance(dev, TimesReported):
+            pass  # shown times are informational; presses carry the authoritative ones
+
+    async def _device_writer(self) -> None:
+        """Keep the device showing the latest state; coalesces bursts, never blocks the writer."""
+        assert self.device is not None
+        while True:
+            await self._device_dirty.wait()
+            self._device_dirty.clear()
+            st = self.state
+            now = self.timeline.now_ms()
+            times = (st.clock.remaining(0, now), st.clock.remaining(1, now))
+            try:
+                await self.device.set_times(times, st.clock.running, st.clock.running is None)
+            except Exception:  # an unplugged device must not stop the game
+                log.exception("clock device did not take the times")
+
+    # --- heartbeat ---------------------------------------------------------------------
+    async def _heartbeat(self) -> None:
+        while True:
+            try:
+                write_alive(self.log_path, self.timeline.now_ms())
+            except OSError:
+                log.exception("cannot write the liveness file")
+            await asyncio.sleep(self.heartbeat_ms / 1000)

@@ -1,0 +1,1 @@
+"""The equipment as data: tile sets, board layouts, the board and racks."""

@@ -1,0 +1,85 @@
+"""The board: which tile lies on which square.
+
+A :class:`Board` is an immutable value. Placing tiles returns a new board, so a
+game state can keep any earlier board without copying it defensively.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from engine.equipment.layout import Layout, load_layout
+
+__all__ = ["EMPTY", "Board"]
+
+EMPTY = " "
+"""The cell value of an empty square."""
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """Tiles on a layout. ``cells[i]`` is ``EMPTY``, an upper-case letter, or a
+    lower-case letter for a blank named as that letter."""
+
+    layout: Layout
+    """Premium squares and size."""
+    cells: str
+    """One character per square, row by row."""
+
+    @classmethod
+    def empty(cls, layout: Layout | str = "standard") -> Board:
+        """An empty board on ``layout`` (a :class:`Layout` or a layout name)."""
+        lay = load_layout(layout) if isinstance(layout, str) else layout
+        return cls(lay, EMPTY * (lay.rows * lay.cols))
+
+    def at(self, row: int, col: int) -> str:
+        """The tile at a 0-based row and column, or ``EMPTY``."""
+        return self.cells[row * self.layout.cols + col]
+
+    @property
+    def is_empty(self) -> bool:
+        """True before the first tile is placed."""
+        return self.cells.isspace()
+
+    def tile_count(self) -> int:
+        """Number of tiles on the board."""
+        return len(self.cells) - self.cells.count(EMPTY)
+
+    def tiles(self) -> Counter[str]:
+        """Tiles on the board as rack tiles (every blank counted as ``"?"``)."""
+        counts: Counter[str] = Counter()
+        for ch in self.cells:
+            if ch != EMPTY:
+                counts["?" if ch.islower() else ch] += 1
+        return counts
+
+    def with_tiles(self, squares: Iterable[tuple[int, str]]) -> Board:
+        """A new board with ``(square index, tile)`` pairs set. Trusts its input:
+        validate with :func:`engine.play.placement.place` first."""
+        cells = list(self.cells)
+        for index, tile in squares:
+            cells[index] = tile
+        return Board(self.layout, "".join(cells))
+
+    def without(self, squares: Iterable[int]) -> Board:
+        """A new board with the given squares emptied (a withdrawn play)."""
+        cells = list(self.cells)
+        for index in squares:
+            cells[index] = EMPTY
+        return Board(self.layout, "".join(cells))
+
+    def render(self) -> str:
+        """A plain-text picture: column letters, row numbers, premium symbols on empty squares."""
+        lay = self.layout
+        header = "    " + " ".join(chr(ord("A") + c) for c in range(lay.cols))
+        lines = [header]
+        for r in range(lay.rows):
+            row = []
+            for c in range(lay.cols):
+                i = r * lay.cols + c
+                ch = self.cells[i]
+                row.append(ch if ch != EMPTY else lay.symbols[i])
+            lines.append(f"{r + 1:>3} " + " ".join(row))
+        return "\n".join(lines)

@@ -1,0 +1,74 @@
+"""Racks as multisets of tiles, and the end-of-game rack adjustments.
+
+Rack tiles are upper-case letters and ``?`` for a blank.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from engine.equipment.tiles import TileSet
+from engine.errors import NotationError
+
+__all__ = [
+    "going_out_bonus",
+    "is_subrack",
+    "leave",
+    "parse_rack",
+    "rack_deduction",
+    "rack_string",
+]
+
+
+def parse_rack(text: str, tile_set: TileSet) -> Counter[str]:
+    """Parse a rack string such as ``"AEI?RST"``.
+
+    Raises:
+        NotationError: A character is neither a letter of the set nor its blank.
+    """
+    counts: Counter[str] = Counter()
+    for ch in text:
+        up = ch if ch == tile_set.blank else ch.upper()
+        if up not in tile_set.counts:
+            raise NotationError(f"rack {text!r}: tile set {tile_set.name!r} has no {ch!r}")
+        counts[up] += 1
+    return counts
+
+
+def rack_string(rack: Counter[str], blank: str = "?") -> str:
+    """A canonical rack string: letters in order, blanks last."""
+    letters = sorted(t for t in rack.elements() if t != blank)
+    return "".join(letters) + blank * rack.get(blank, 0)
+
+
+def is_subrack(part: Counter[str], whole: Counter[str]) -> bool:
+    """Whether every tile of ``part`` is in ``whole`` (as a multiset)."""
+    get = whole.get
+    for t, n in part.items():  # noqa: SIM110 - a loop beats all(genexpr) on the hot path
+        if get(t, 0) < n:
+            return False
+    return True
+
+
+def leave(rack: Counter[str], used: Counter[str]) -> Counter[str]:
+    """What remains of ``rack`` after ``used`` is taken (``used`` must be a subrack)."""
+    out = rack.copy()
+    out.subtract(used)
+    return +out
+
+
+def going_out_bonus(
+    opponent_rack: Counter[str] | str, tile_set: TileSet, *, factor: int = 2
+) -> int:
+    """Points the player who goes out receives: ``factor`` times the value of the
+    opponent's remaining tiles (2 under NASPA, WESPA and NZASP 8.1; 1 in older
+    ABSP/WESPA records, where the opponent also loses the same amount)."""
+    tiles = opponent_rack.elements() if isinstance(opponent_rack, Counter) else opponent_rack
+    return factor * tile_set.rack_value(tiles)
+
+
+def rack_deduction(own_rack: Counter[str] | str, tile_set: TileSet) -> int:
+    """Points a player loses for tiles left on their own rack when the game ends
+    without them going out (scoreless turns, time, or the older convention)."""
+    tiles = own_rack.elements() if isinstance(own_rack, Counter) else own_rack
+    return tile_set.rack_value(tiles)

@@ -1,0 +1,161 @@
+"""A game from the log as a GCG record, with each move's clock time.
+
+The clock time rides as an annotation after the cumulative score:
+``>Ann:  8D WINDY +32 32 @24:28.5`` is the time left on the mover's clock after
+the move (``@-0:12.0`` in overtime). Readers that do not know it ignore text
+after the total (macondo's regular expressions are not anchored at the end;
+rackclock keeps it as the line's annotation). Racks are not tracked at a table,
+so the rack field is empty except at the end of the game. Director's
+adjustments have no GCG event: they are written as notes and are not in the
+totals, so the record's arithmetic still checks.
+"""
+
+from __future__ import annotations
+
+from engine.errors import EngineError
+from engine.gcg.record import Event, EventKind, GameRecord, Player, Pragma
+from engine.play.notation import parse_move
+from engine.rules.state import GameState, Turn
+
+__all__ = ["ExportError", "clock_annotation", "to_gcg"]
+
+
+class ExportError(EngineError, ValueError):
+    """The game cannot be written in the requested format."""
+
+
+def clock_annotation(ms: int) -> str:
+    """``@24:28.5`` for 1468500 ms; negative in overtime."""
+    sign = "-" if ms < 0 else ""
+    tenths = abs(ms) // 100
+    secs, tenth = divmod(tenths, 10)
+    return f"@{sign}{secs // 60}:{secs % 60:02d}.{tenth}"
+
+
+def _nick(name: str, taken: set[str]) -> str:
+    base = "".join(ch for ch in name if not ch.isspace() and ch != ":") or "player"
+    nick = base
+    n = 2
+    while nick in taken:
+        nick = f"{base}{n}"
+        n += 1
+    taken.add(nick)
+    return nick
+
+
+def _event(line: Turn, nick: str, total: int) -> Event | None:
+    note = clock_annotation(line.remaining_ms)
+    k = line.kind
+    if k == "play":
+        return Event(
+            EventKind.PLACEMENT,
+            nick,
+            "",
+            line.score,
+            total,
+            move=parse_move(line.text, unnamed_blanks=True),
+            annotation=note,
+        )
+    if k == "withdrawn":
+        return Event(EventKind.WITHDRAWN, nick, "", line.score, total, annotation=note)
+    if k in ("pass", "lost_turn"):
+        pragmas = (
+            (Pragma("note", "turn lost to an unsuccessful double challenge"),)
+            if k == "lost_turn"
+            else ()
+        )
+        return Event(EventKind.PASS, nick, "", 0, total, annotation=note, pragmas=pragmas)
+    if k == "exchange":
+        return Event(
+            EventKind.EXCHANGE,
+            nick,
+            "",
+            0,
+            total,
+            exchange_count=int(line.text[1:]),
+            annotation=note,
+        )
+    if k == "bonus":
+        return Event(EventKind.CHALLENGE_BONUS, nick, "", line.score, total, annotation=note)
+    if k == "end_racks":
+        tiles = line.text.strip("()")
+        if line.score >= 0:
+            return Event(EventKind.END_POINTS, nick, "", line.score, total, end_rack=tiles)
+        return Event(
+            EventKind.END_DEDUCTION, nick, line.rack, line.score, total, end_rack=line.rack
+        )
+    if k == "penalty":
+        return Event(EventKind.TIME_PENALTY, nick, "", line.score, total)
+    return None
+
+
+def to_gcg(state: GameState, *, title: str = "") -> GameRecord:
+    """The game in ``state`` as a GCG record.
+
+    Raises:
+        ExportError: A scoresheet-mode game (no board positions to write).
+    """
+    if state.mode != "board":
+        raise ExportError("a scoresheet game has no board positions; export the log instead")
+    taken: set[str] = set()
+    nicks = [_nick(state.players[0], taken), _nick(state.players[1], taken)]
+    # GCG lists the player who moved first as #player1.
+    first = next((line.player for line in state.history if line.kind != "adjusted"), 0)
+    order = (first, 1 - first)
+    players = tuple(Player(nicks[i], state.players[i]) for i in order)
+    header: list[Pragma] = []
+    if title:
+        header.append(Pragma("title", title))
+    if state.variant is not None:
+        header.append(
+            Pragma("note", f"rules: {state.variant.title}; clock times follow each total")
+        )
+    lines = list(state.history)
+    if state.result is not None and state.result.reason == "cutoff":
+        # Ended at the overtime cutoff: the (time) lines come first, since in GCG a
+        # (time) line is what ends a game on time; any rack deductions follow.
+        tail = 0
+        while tail < len(lines) and lines[-1 - tail].kind in ("penalty", "end_racks"):
+            tail += 1
+        end = lines[len(lines) - tail :]
+        end.sort(key=lambda ln: ln.kind != "penalty")
+        lines[len(lines) - tail :] = end
+    totals = [0, 0]
+    events: list[Event] = []
+    for line in lines:
+        if line.kind == "adjusted":
+            note = Pragma(
+                "note",
+                f"director: {state.players[line.player]} {line.score:+d}: "
+                f"{line.text} (not in the totals)",
+            )
+            if events:
+                last = events[-1]
+                events[-1] = Event(
+                    last.kind,
+                    last.nick,
+                    last.rack,
+                    last.score,
+                    last.cumulative,
+                    last.move,
+                    last.exchanged,
+                    last.exchange_count,
+                    last.end_rack,
+                    last.annotation,
+                    (*last.pragmas, note),
+                )
+            else:
+                header.append(note)
+            continue
+        if line.kind == "scored":
+            raise ExportError("a scoresheet game has no board positions; export the log instead")
+        totals[line.player] += line.score
+        ev = _event(line, nicks[line.player], totals[line.player])
+        if ev is not None:
+            events.append(ev)
+    if state.result is None:
+        header.append(Pragma("incomplete", ""))
+    encoding = (
+        "UTF-8" if any(ord(ch) > 127 for name in state.players for ch in name) else "ISO-8859-1"
+    )
+    return GameRecord(players, tuple(header), tuple(events), encoding)

@@ -1,0 +1,290 @@
+"""Validating and scoring a tile placement against a board.
+
+:func:`place` is the one checked path from notation to a scored placement: it
+enforces that the play is on the board, in one line, contiguous, connected (or
+on the centre square for the first play), never on an occupied square, and made
+of letters the tile set has. :func:`move_from_squares` turns loose tiles laid
+on squares (as a player lays them) into notation first.
+
+Scoring follows the common rules of every federation: premium squares count
+only when a tile is newly placed on them; letter premiums apply before word
+multipliers; every cross-word formed scores; blanks score 0; playing a full
+rack earns the tile set's bingo bonus (50 for English).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from engine.equipment.board import EMPTY, Board
+from engine.equipment.tiles import TileSet
+from engine.errors import (
+    CentreNotCoveredError,
+    GapError,
+    NotConnectedError,
+    NoTilesPlacedError,
+    NotInLineError,
+    NoWordError,
+    OccupiedSquareError,
+    OffBoardError,
+    ThroughSquareEmptyError,
+    TooManyTilesError,
+    UnknownTileError,
+    WordNotWholeError,
+)
+from engine.play.notation import Move, Position
+
+__all__ = ["Placement", "move_from_squares", "place", "square_name"]
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """A legal play on a given board, with its words and score."""
+
+    move: Move
+    """The play in GCG notation."""
+    new: tuple[tuple[int, str], ...]
+    """Newly placed tiles as ``(square index, tile)``; a lower-case tile is a blank."""
+    words: tuple[str, ...]
+    """Every word formed, main word first, upper case."""
+    word_scores: tuple[int, ...]
+    """Score of each word in ``words``."""
+    bingo: bool
+    """True when the play used a full rack."""
+    score: int
+    """Total score of the play, bingo bonus included."""
+    rack_tiles: str
+    """The tiles this play takes from the rack, blanks as ``?``."""
+
+
+def square_name(board: Board, index: int) -> str:
+    """Human name of a square, e.g. ``8H``."""
+    row, col = divmod(index, board.layout.cols)
+    return f"{row + 1}{chr(ord('A') + col)}"
+
+
+def place(
+    board: Board, move: Move, tile_set: TileSet, *, unnamed_blanks: bool = False
+) -> Placement:
+    """Validate ``move`` on ``board`` and score it.
+
+    With ``unnamed_blanks``, a ``?`` in the move is a blank not named yet; it
+    lies on the board as ``?`` and scores 0, and its words hold ``?``.
+
+    Raises:
+        OffBoardError, OccupiedSquareError, ThroughSquareEmptyError, UnknownTileError,
+        WordNotWholeError, NotConnectedError, CentreNotCoveredError, NoWordError:
+            each quoting the move.
+    """
+    lay = board.layout
+    cells = board.cells
+    rows, cols = lay.rows, lay.cols
+    pos = move.position
+    tiles = move.tiles
+    n = len(tiles)
+    quoted = move.gcg()
+    if pos.row >= rows or pos.col >= cols:
+        raise OffBoardError(f"play {quoted!r} starts off the {rows}x{cols} board")
+    if pos.across:
+        step, cross = 1, cols
+        if pos.col + n > cols:
+            raise OffBoardError(f"play {quoted!r} runs off the board")
+    else:
+        step, cross = cols, 1
+        if pos.row + n > rows:
+            raise OffBoardError(f"play {quoted!r} runs off the board")
+    start = pos.row * cols + pos.col
+    end = start + (n - 1) * step
+
+    # The notation must give the whole main word, else its score is ambiguous.
+    first_in_line = pos.col == 0 if pos.across else pos.row == 0
+    last_in_line = (pos.col + n == cols) if pos.across else (pos.row + n == rows)
+    if not first_in_line and cells[start - step] != EMPTY:
+        raise WordNotWholeError(
+            f"play {quoted!r} starts beside {cells[start - step]!r} at "
+            f"{square_name(board, start - step)}; write the whole word"
+        )
+    if not last_in_line and cells[end + step] != EMPTY:
+        raise WordNotWholeError(
+            f"play {quoted!r} ends beside {cells[end + step]!r} at "
+            f"{square_name(board, end + step)}; write the whole word"
+        )
+
+    values = tile_set.values
+    letter_mult = lay.letter_mult
+    word_mult = lay.word_mult
+    has_blanks = tile_set.blanks > 0
+    new: list[tuple[int, str]] = []
+    main_sum = 0
+    main_mult = 1
+    touches = False
+    cross_words: list[str] = []
+    cross_scores: list[int] = []
+    main_letters: list[str] = []
+    total_cells = rows * cols
+
+    for k in range(n):
+        ch = tiles[k]
+        idx = start + k * step
+        cell = cells[idx]
+        if ch == ".":
+            if cell == EMPTY:
+                raise ThroughSquareEmptyError(
+                    f"play {quoted!r} marks {square_name(board, idx)} as played through, "
+                    "but it is empty"
+                )
+            touches = True
+            main_sum += 0 if cell.islower() else values[cell]
+            main_letters.append(cell.upper())
+            continue
+        if cell != EMPTY:
+            raise OccupiedSquareError(
+                f"play {quoted!r} puts {ch!r} on {square_name(board, idx)}, "
+                f"which already holds {cell!r}"
+            )
+        upper = ch.upper()
+        if ch == "?" and unnamed_blanks and has_blanks:
+            tile_value = 0
+        elif upper not in values or upper == tile_set.blank:
+            raise UnknownTileError(f"play {quoted!r}: tile set {tile_set.name!r} has no {upper!r}")
+        elif ch.islower():
+            if not has_blanks:
+                raise UnknownTileError(f"play {quoted!r}: tile set {tile_set.name!r} has no blanks")
+            tile_value = 0
+        else:
+            tile_value = values[ch]
+        new.append((idx, ch))
+        lm, wm = letter_mult[idx], word_mult[idx]
+        main_sum += tile_value * lm
+        main_mult *= wm
+        main_letters.append(upper)
+
+        # Cross-word through this new tile, perpendicular to the play.
+        lo = idx
+        while True:
+            prev = lo - cross
+            if prev < 0 or (cross == 1 and prev // cols != idx // cols) or cells[prev] == EMPTY:
+                break
+            lo = prev
+        hi = idx
+        while True:
+            nxt = hi + cross
+            if (
+                nxt >= total_cells
+                or (cross == 1 and nxt // cols != idx // cols)
+                or cells[nxt] == EMPTY
+            ):
+                break
+            hi = nxt
+        if lo != hi:
+            touches = True
+            letters = []
+            csum = 0
+            j = lo
+            while j <= hi:
+                if j == idx:
+                    letters.append(upper)
+                    csum += tile_value * lm
+                else:
+                    t = cells[j]
+                    letters.append(t.upper())
+                    csum += 0 if t.islower() else values[t]
+                j += cross
+            cross_words.append("".join(letters))
+            cross_scores.append(csum * wm)
+
+    if not new:
+        raise NoTilesPlacedError(f"play {quoted!r} places no new tile")
+    if len(new) > tile_set.rack_size:
+        raise TooManyTilesError(
+            f"play {quoted!r} puts down {len(new)} tiles; a rack holds {tile_set.rack_size}"
+        )
+    if board.is_empty:
+        if not any(idx == lay.centre for idx, _ in new):
+            raise CentreNotCoveredError(
+                f"first play {quoted!r} must cover the centre square "
+                f"{square_name(board, lay.centre)}"
+            )
+    elif not touches:
+        raise NotConnectedError(f"play {quoted!r} touches no tile on the board")
+
+    words: list[str] = []
+    scores: list[int] = []
+    if n >= 2:
+        words.append("".join(main_letters))
+        scores.append(main_sum * main_mult)
+    words.extend(cross_words)
+    scores.extend(cross_scores)
+    if not words:
+        raise NoWordError(f"play {quoted!r} forms no word of two or more letters")
+    bingo = len(new) == tile_set.rack_size
+    total = sum(scores) + (tile_set.bingo_bonus if bingo else 0)
+    rack_tiles = "".join("?" if t.islower() else t for _, t in new)
+    return Placement(move, tuple(new), tuple(words), tuple(scores), bingo, total, rack_tiles)
+
+
+def move_from_squares(board: Board, tiles: Iterable[tuple[int, int, str]]) -> Move:
+    """Notation for tiles laid on squares, given as ``(row, col, tile)`` from 0.
+
+    The result still needs :func:`place` to check connection and score it.
+
+    Raises:
+        NoTilesPlacedError, OffBoardError, OccupiedSquareError, NotInLineError, GapError.
+    """
+    laid = sorted(tiles)
+    if not laid:
+        raise NoTilesPlacedError("no tiles laid")
+    lay = board.layout
+    for r, c, t in laid:
+        if not (0 <= r < lay.rows and 0 <= c < lay.cols):
+            raise OffBoardError(f"tile {t!r} at row {r + 1}, column {c + 1} is off the board")
+        if board.at(r, c) != EMPTY:
+            raise OccupiedSquareError(f"tile {t!r} laid on {r + 1}{chr(65 + c)}, which is occupied")
+    rows_used = {r for r, _, _ in laid}
+    cols_used = {c for _, c, _ in laid}
+    if len(rows_used) == 1 and len(cols_used) == 1:
+        # One tile: the direction whose word is longer is the main word (across on a tie).
+        r, c, _ = laid[0]
+        across = _run(board, r, c, 0, 1) >= _run(board, r, c, 1, 0)
+    elif len(rows_used) == 1:
+        across = True
+    elif len(cols_used) == 1:
+        across = False
+    else:
+        raise NotInLineError(
+            "tiles are not in one row or column: "
+            + ", ".join(f"{t}@{r + 1}{chr(65 + c)}" for r, c, t in laid)
+        )
+    laid_at = {(r, c): t for r, c, t in laid}
+    dr, dc = (0, 1) if across else (1, 0)
+    r0, c0, _ = laid[0]
+    r1, c1, _ = laid[-1]
+    # Extend back and forward over tiles already on the board.
+    while r0 - dr >= 0 and c0 - dc >= 0 and board.at(r0 - dr, c0 - dc) != EMPTY:
+        r0, c0 = r0 - dr, c0 - dc
+    while r1 + dr < lay.rows and c1 + dc < lay.cols and board.at(r1 + dr, c1 + dc) != EMPTY:
+        r1, c1 = r1 + dr, c1 + dc
+    out = []
+    r, c = r0, c0
+    while (r, c) != (r1 + dr, c1 + dc):
+        if (r, c) in laid_at:
+            out.append(laid_at[(r, c)])
+        elif board.at(r, c) != EMPTY:
+            out.append(".")
+        else:
+            raise GapError(f"empty square {r + 1}{chr(65 + c)} between the tiles laid")
+        r, c = r + dr, c + dc
+    return Move(Position(r0, c0, across), "".join(out))
+
+
+def _run(board: Board, row: int, col: int, dr: int, dc: int) -> int:
+    """Length of the word a tile at (row, col) would form along (dr, dc)."""
+    lay = board.layout
+    length = 1
+    for sign in (-1, 1):
+        r, c = row + sign * dr, col + sign * dc
+        while 0 <= r < lay.rows and 0 <= c < lay.cols and board.at(r, c) != EMPTY:
+            length += 1
+            r, c = r + sign * dr, c + sign * dc
+    return length

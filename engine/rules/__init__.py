@@ -1,0 +1,1 @@
+"""The rules of a game at a table: the variants as data, the state, the state machine and replay."""

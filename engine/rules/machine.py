@@ -1,0 +1,102 @@
+"""The rules state machine: ``apply(state, event) -> state``.
+
+:func:`apply` is pure and deterministic. It checks an event against the
+current state and the variant; an event the rules allow yields the next state,
+with every decision recorded as a :class:`~engine.rules.state.Ruling` citing its
+rule; any other raises :class:`~engine.errors.Refusal` with the reason and the
+rule, and the caller keeps the old state. Time is the event's ``t``; the
+machine never reads a clock. Deadlines (the overtime cutoff) take effect at
+their own instant, computed from timestamps by :func:`advance`, whichever
+event comes next.
+
+The procedures live in :mod:`engine.rules.procedures`, one module each (``turn``,
+``challenge``, ``draw``, ``dispute``, ``clockrules``, ``ending``, ``deadline``); this
+module only dispatches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from msgspec.structs import replace
+
+from engine.errors import EngineError, Refusal
+from engine.events import (
+    Adjusted,
+    EndRacks,
+    Event,
+    Forfeited,
+    GameStarted,
+    Neutralized,
+    Resigned,
+    Resumed,
+    ServiceRestarted,
+    Signed,
+    TimeChecked,
+    TurnScored,
+)
+from engine.rules.procedures import challenge, clockrules, dispute, draw, ending, turn
+from engine.rules.procedures.common import LOG_RULE, penalty, rule, time_text
+from engine.rules.procedures.deadline import advance, next_deadline
+from engine.rules.state import GameState, Phase
+
+__all__ = ["advance", "apply", "next_deadline", "penalty", "time_text"]
+
+_HANDLERS: dict[type, Callable[[GameState, Any, int], GameState]] = {
+    **turn.HANDLERS,
+    **challenge.HANDLERS,
+    **draw.HANDLERS,
+    **dispute.HANDLERS,
+    **clockrules.HANDLERS,
+    **ending.HANDLERS,
+}
+
+
+def apply(state: GameState, event: Event, t: int | None = None) -> GameState:
+    """The state after ``event``.
+
+    ``t`` overrides the event's own time (a log line without ``t`` takes the
+    previous event's). Deadlines up to that time are applied first.
+
+    Raises:
+        Refusal: The rules do not allow ``event`` now; ``state`` is unchanged.
+    """
+    now = t if t is not None else (event.t if event.t is not None else state.t)
+    if now < state.t:
+        raise Refusal(f"time {now} is before the previous event at {state.t}", LOG_RULE)
+    if isinstance(event, GameStarted):
+        return turn.start(state, event, now)
+    if state.phase is Phase.NOT_STARTED or state.variant is None:
+        raise Refusal(f"{type(event).__name__} before the game started", LOG_RULE)
+    state = advance(state, now)
+    if state.phase is Phase.OVER and not isinstance(
+        event, (Adjusted, TimeChecked, ServiceRestarted, Signed)
+    ):
+        raise Refusal(f"the game is over ({state.end_reason})", rule(state, "end_rule"))
+    if state.phase is Phase.END_RACKS and not isinstance(
+        event,
+        (
+            EndRacks,
+            Adjusted,
+            TimeChecked,
+            Neutralized,
+            Resumed,
+            Resigned,
+            Forfeited,
+            ServiceRestarted,
+            TurnScored,
+        ),
+    ):
+        raise Refusal(
+            "the game is over: enter the tiles left on the racks", rule(state, "going_out_factor")
+        )
+    try:
+        new = _HANDLERS[type(event)](state, event, now)
+    except Refusal:
+        raise
+    except EngineError as exc:
+        # Any other input error (a blank named with a letter the set lacks...) is a
+        # refusal too: the command is not taken and the table goes on.
+        raise Refusal(str(exc), rule(state, "placement_rule")) from None
+    return new if new.t == now else replace(new, t=now)

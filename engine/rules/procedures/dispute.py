@@ -1,0 +1,105 @@
+"""Score disputes: the clock is neutralized, both claims are recorded, and the
+resolution is logged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from msgspec.structs import replace
+
+from engine.errors import Refusal
+from engine.events import ScoreDisputed, ScoreResolved
+from engine.rules.procedures.common import add_pair, line, refuse_player, rule, ruled, variant_of
+from engine.rules.procedures.turn import out_play
+from engine.rules.state import GameState, Phase
+
+__all__ = ["HANDLERS"]
+
+
+def _score_disputed(state: GameState, ev: ScoreDisputed, t: int) -> GameState:
+    refuse_player(state, ev.by)
+    last = state.last
+    if (
+        last is None
+        or last.pressed_at is None
+        or state.phase not in (Phase.PLAYING, Phase.OUT_PLAY, Phase.HOLD)
+    ):
+        raise Refusal(
+            "no pressed play whose score can be disputed", rule(state, "dispute_neutralizes")
+        )
+    claims = ev.claims or (
+        last.declared if last.declared is not None else last.score,
+        last.computed if last.computed is not None else last.score,
+    )
+    clock = (
+        state.clock.neutralize(t, "score dispute")
+        if variant_of(state).dispute_neutralizes
+        else state.clock
+    )
+    return replace(
+        state,
+        phase=Phase.SCORE_DISPUTE,
+        claims=claims,
+        resume_phase=state.phase,
+        clock=clock,
+        rulings=ruled(
+            state,
+            t,
+            "dispute_neutralizes",
+            f"{state.players[ev.by]} disputes the score of "
+            f"{last.move or 'the last play'}: claims {claims[0]} and "
+            f"{claims[1]}"
+            + ("; clock neutralized" if variant_of(state).dispute_neutralizes else ""),
+        ),
+    )
+
+
+def _score_resolved(state: GameState, ev: ScoreResolved, t: int) -> GameState:
+    last = state.last
+    if state.phase is not Phase.SCORE_DISPUTE or last is None:
+        raise Refusal("no score dispute to resolve", rule(state, "dispute_neutralizes"))
+    if ev.score < 0:
+        raise Refusal(f"a play cannot score {ev.score}", rule(state, "dispute_neutralizes"))
+    delta = ev.score - last.score
+    scores = add_pair(state.scores, last.player, delta)
+    st = replace(
+        state,
+        scores=scores,
+        last=replace(last, score=ev.score),
+        claims=None,
+        phase=state.resume_phase,
+        clock=state.clock.resume(t),
+        rulings=ruled(
+            state,
+            t,
+            "dispute_neutralizes",
+            f"score of {last.move or 'the last play'} settled at {ev.score} "
+            f"({ev.by}); clock resumed",
+        ),
+    )
+    if delta:
+        st = replace(
+            st,
+            history=line(
+                st,
+                t,
+                last.player,
+                "adjusted",
+                f"score {last.score} -> {ev.score}",
+                delta,
+                scores,
+                st.clock,
+            ),
+        )
+    if st.phase is Phase.OUT_PLAY:
+        return out_play(replace(st, phase=Phase.PLAYING), t)
+    return st
+
+
+HANDLERS: dict[type, Callable[[GameState, Any, int], GameState]] = {
+    ScoreDisputed: _score_disputed,
+    ScoreResolved: _score_resolved,
+}
+"""The events this module handles."""

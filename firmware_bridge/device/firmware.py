@@ -1,0 +1,574 @@
+"""The emulated clock firmware: the reference device for hardware builders.
+
+:class:`ClockFirmware` is what a physical clock runs, in Python: its own
+millisecond timekeeping, two player buttons and a pause button, a display
+(both times, the running side, a line of text) and a beeper. It speaks
+docs/clock-protocol.md as the **device**.
+
+The core is transport-agnostic and works on messages:
+
+- :meth:`ClockFirmware.hello` is the HELLO to send on connect;
+- :meth:`ClockFirmware.press` / :meth:`ClockFirmware.pause` are the buttons:
+  the display switches at once, then the message goes to :attr:`ClockFirmware.emit`
+  (the transport's sink; with no transport attached it is dropped and counted);
+- :meth:`ClockFirmware.handle` applies what the host sends (SET, TEXT, BEEP).
+
+The serial form adds the framed link layer (:class:`firmware_bridge.wire.link.Link`:
+seq, ACKs, retransmits, heartbeats) without doing any I/O itself:
+:meth:`~ClockFirmware.serial_open` (bytes to send on connect),
+:meth:`~ClockFirmware.serial_receive` (bytes in -> bytes out),
+:meth:`~ClockFirmware.serial_poll` (bytes due now) and
+:meth:`~ClockFirmware.serial_send`. :func:`run_serial` and :func:`run_fd` drive
+it over a serial port (or pty) and a raw file descriptor. An MQTT runner uses
+the message level directly (``hello``/``handle``/``emit`` with
+:func:`firmware_bridge.wire.protocol.to_json`).
+
+Session rules the firmware follows (a hardware clock should do the same):
+
+- on connect it sends HELLO; until the host answers with its SET it sends the
+  HELLO again every :data:`HELLO_RETRY_MS` (the host may open the port later,
+  and opening a port flushes what was queued);
+- when the host is silent for 1 s it is lost: the clock keeps its own time, and
+  the first frame heard afterwards starts a new session (a fresh link and a
+  HELLO), so the host reconciles the display with its SET.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import serial
+import serial_asyncio_fast
+
+from firmware_bridge.wire.hexdump import HexDump
+from firmware_bridge.wire.link import Link, LinkStats
+from firmware_bridge.wire.protocol import (
+    CAP_BEEPER,
+    CAP_OWN_TIME,
+    CAP_PAUSE_BUTTON,
+    CAP_TEXT,
+    Beep,
+    Hello,
+    Message,
+    Pause,
+    Press,
+    Set,
+    State,
+    Text,
+)
+
+__all__ = [
+    "DEFAULT_CAPABILITIES",
+    "HELLO_RETRY_MS",
+    "ClockFirmware",
+    "Display",
+    "add_stats",
+    "run_fd",
+    "run_serial",
+]
+
+log = logging.getLogger(__name__)
+
+DEFAULT_CAPABILITIES = CAP_OWN_TIME | CAP_TEXT | CAP_BEEPER | CAP_PAUSE_BUTTON
+"""What the emulated clock can do."""
+HELLO_RETRY_MS = 500
+"""Send HELLO again this often until the host answers it with a SET."""
+POLL_S = 0.02
+"""How often the runners call :meth:`ClockFirmware.serial_poll`."""
+BACKOFF_MIN_S = 0.2
+BACKOFF_MAX_S = 5.0
+
+
+def _monotonic_ms() -> int:
+    return time.monotonic_ns() // 1_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class Display:
+    """What the clock shows."""
+
+    remaining_ms: tuple[int, int]
+    """Both times, negative in overtime."""
+    running: int | None
+    """The side whose time runs (None: neither)."""
+    paused: bool
+    """Both clocks stopped."""
+    text: str
+    """The text line."""
+    beeps: int
+    """How many times it beeped."""
+    host_online: bool
+    """Whether the host answers."""
+
+    def render(self) -> str:
+        """One line for a terminal: ``[>25:00<] 24:13  paused  | text``."""
+        cells = []
+        for side in (0, 1):
+            shown = _clock_text(self.remaining_ms[side])
+            cells.append(f">{shown}<" if self.running == side and not self.paused else f" {shown} ")
+        flags = []
+        if self.paused:
+            flags.append("paused")
+        if not self.host_online:
+            flags.append("no host")
+        line = f"[{cells[0]}] [{cells[1]}]"
+        if flags:
+            line += "  " + ", ".join(flags)
+        if self.text:
+            line += f"  | {self.text}"
+        return line
+
+
+def _clock_text(ms: int) -> str:
+    sign = "-" if ms < 0 else ""
+    secs = abs(ms) // 1000
+    return f"{sign}{secs // 60:02d}:{secs % 60:02d}"
+
+
+class ClockFirmware:
+    """A two-button tournament clock that keeps its own time."""
+
+    def __init__(
+        self,
+        device_id: str = "rackclock-emu",
+        *,
+        initial_ms: int = 1_500_000,
+        device_authoritative: bool = False,
+        clock: Callable[[], int] | None = None,
+        capabilities: int = DEFAULT_CAPABILITIES,
+    ) -> None:
+        self.device_id = device_id
+        """Sent in HELLO."""
+        self.capabilities = capabilities
+        """Capability bits sent in HELLO."""
+        self.device_authoritative = device_authoritative
+        """Send both shown times with each press."""
+        self._clock = clock or _monotonic_ms
+        now = self._clock()
+        self._remaining = [initial_ms, initial_ms]  # at _since, for the running side
+        self._since = now
+        self.running: int | None = None
+        """The side running on this clock."""
+        self.paused = True
+        """Both clocks stopped (until the host's first SET says otherwise)."""
+        self.text = ""
+        """The text line."""
+        self.beeps = 0
+        """Beeps sounded."""
+        self.beep_ms = 0
+        """Duration of the last beep."""
+        self.sets = 0
+        """SETs applied."""
+        self.host_online = False
+        """Whether the host answers (serial: any valid frame within 1 s)."""
+        self.presses = 0
+        """Button presses (sides and pause)."""
+        self.dropped = 0
+        """Messages dropped because no transport was attached."""
+        self.emit: Callable[[Message], None] | None = None
+        """The transport's sink for outgoing messages (seq is assigned by the transport)."""
+        self.listeners: list[Callable[[Display], None]] = []
+        """Called with the new display after every change."""
+        self._link: Link | None = None
+        self._hello_at = 0
+        self._in_session = False  # the host answered our HELLO with its SET
+        self._stats_done = LinkStats()
+
+    # --- time and display -------------------------------------------------------
+    def now_ms(self) -> int:
+        """The clock's own monotonic milliseconds."""
+        return self._clock()
+
+    def device_ms(self) -> int:
+        """The free-running 32-bit counter sent in PRESS and HEARTBEAT."""
+        return self._clock() & 0xFFFFFFFF
+
+    def remaining(self, side: int) -> int:
+        """What the clock shows for ``side``."""
+        left = self._remaining[side]
+        if self.running == side and not self.paused:
+            left -= self._clock() - self._since
+        return left
+
+    def display(self) -> Display:
+        """A snapshot of the display."""
+        return Display(
+            (self.remaining(0), self.remaining(1)),
+            self.running,
+            self.paused,
+            self.text,
+            self.beeps,
+            self.host_online,
+        )
+
+    def _freeze(self) -> None:
+        now = self._clock()
+        self._remaining = [self.remaining(0), self.remaining(1)]
+        self._since = now
+
+    def _changed(self) -> None:
+        if not self.listeners:
+            return
+        shown = self.display()
+        for fn in list(self.listeners):
+            try:
+                fn(shown)
+            except Exception:
+                log.exception("display listener failed")
+
+    def _send(self, msg: Message) -> None:
+        if self.emit is None:
+            self.dropped += 1
+            return
+        self.emit(msg)
+
+    # --- buttons -------------------------------------------------------------------
+    def press(self, side: int) -> Press:
+        """Player ``side`` ends their turn: the other side runs at once, then PRESS goes out."""
+        if side not in (0, 1):
+            raise ValueError(f"side must be 0 or 1, got {side}")
+        shown = (self.remaining(0), self.remaining(1))
+        if not self.paused and self.running in (side, None):
+            self._freeze()
+            self.running = 1 - side
+        elif self.paused and self.running is None:
+            # a clock that was never started: the first press starts the opponent
+            self._freeze()
+            self.running = 1 - side
+            self.paused = False
+        self.presses += 1
+        msg = Press(0, side, self.device_ms(), shown if self.device_authoritative else None)
+        self._changed()
+        self._send(msg)
+        return msg
+
+    def pause(self) -> Pause:
+        """The pause button: stops both clocks at once (resuming is the host's answer)."""
+        if not self.paused:
+            self._freeze()
+            self.paused = True
+        self.presses += 1
+        msg = Pause(0)
+        self._changed()
+        self._send(msg)
+        return msg
+
+    def report_state(self) -> State:
+        """Send what the clock shows (a STATE message)."""
+        running = None if self.paused else self.running
+        msg = State(0, (self.remaining(0), self.remaining(1)), running)
+        self._send(msg)
+        return msg
+
+    # --- host messages ---------------------------------------------------------------
+    def hello(self) -> Hello:
+        """The HELLO for a new session."""
+        return Hello(0, self.device_id, self.capabilities)
+
+    def handle(self, msg: Message) -> None:
+        """Apply a message from the host; anything not meant for a device is ignored."""
+        if isinstance(msg, Set):
+            self._remaining = list(msg.remaining_ms)
+            self._since = self._clock()
+            self.running = msg.running
+            self.paused = msg.paused
+            self.sets += 1
+        elif isinstance(msg, Text):
+            self.text = msg.text
+        elif isinstance(msg, Beep):
+            self.beeps += 1
+            self.beep_ms = msg.duration_ms
+        else:
+            log.debug("ignoring %s from the host", type(msg).__name__)
+            return
+        self._changed()
+
+    def _host(self, online: bool) -> None:
+        if online != self.host_online:
+            self.host_online = online
+            self._changed()
+
+    # --- the serial link (sans I/O) ------------------------------------------------------
+    @property
+    def stats(self) -> LinkStats:
+        """Link counters over all sessions so far."""
+        total = LinkStats(**{k: v for k, v in vars(self._stats_done).items() if k != "errors"})
+        total.errors = list(self._stats_done.errors)
+        if self._link is not None:
+            add_stats(total, self._link.stats)
+        return total
+
+    def _new_session(self, now: int) -> bytes:
+        if self._link is not None:
+            add_stats(self._stats_done, self._link.stats)
+        self._link = Link(now)
+        self._in_session = False
+        self._hello_at = now
+        return self._link.send(self.hello(), now)
+
+    def serial_open(self) -> bytes:
+        """The port is up: a new session; returns the bytes to send (a flush byte and HELLO)."""
+        self._host(False)
+        return b"\x00" + self._new_session(self._clock())
+
+    def serial_close(self) -> None:
+        """The port is gone."""
+        if self._link is not None:
+            add_stats(self._stats_done, self._link.stats)
+            self._link = None
+        self._host(False)
+
+    def serial_send(self, msg: Message) -> bytes:
+        """The frame for ``msg`` (button messages); empty when no port is open."""
+        if self._link is None:
+            self.dropped += 1
+            return b""
+        return self._link.send(msg, self._clock())
+
+    def serial_receive(self, data: bytes) -> bytes:
+        """Bytes from the host in; the bytes to answer with out."""
+        link = self._link
+        if link is None:
+            return b""
+        now = self._clock()
+        lost_before = link.ever_heard and not link.alive(now)
+        msgs, reply = link.receive(data, now)
+        out = bytearray(reply)
+        heard = link.ever_heard and link.alive(now)
+        if heard and lost_before:
+            # the host is back after being lost: it may have restarted, so start over
+            for msg in msgs:
+                self.handle(msg)
+            out += self._new_session(now)
+            self._host(False)
+            return bytes(out)
+        if heard and not self.host_online:
+            self.host_online = True  # shown with the first change below, or on its own
+            if not any(isinstance(m, Set | Text | Beep) for m in msgs):
+                self._changed()
+        for msg in msgs:
+            if isinstance(msg, Set):
+                self._in_session = True
+            self.handle(msg)
+        return bytes(out)
+
+    def serial_poll(self) -> bytes:
+        """Bytes due now: retransmissions, heartbeats, a repeated HELLO."""
+        link = self._link
+        if link is None:
+            return b""
+        now = self._clock()
+        out = link.poll(now, self.device_ms())
+        if link.ever_heard and not link.alive(now):
+            self._host(False)
+        elif not self._in_session and now - self._hello_at >= HELLO_RETRY_MS:
+            # no SET yet: the HELLO was lost (or flushed when the host opened the port)
+            self._hello_at = now
+            out += link.send(self.hello(), now)
+        return out
+
+
+def add_stats(into: LinkStats, more: LinkStats) -> None:
+    """Add the counters of ``more`` to ``into`` (and keep the last 20 error texts)."""
+    for name, value in vars(more).items():
+        if name == "errors":
+            into.errors.extend(value)
+            del into.errors[:-20]
+        else:
+            setattr(into, name, getattr(into, name) + value)
+
+
+# --- runners ----------------------------------------------------------------------------
+
+
+class _PortProtocol(asyncio.Protocol):
+    def __init__(self, fw: ClockFirmware, dump: HexDump | None) -> None:
+        self.fw = fw
+        self.dump = dump
+        self.transport: asyncio.Transport | None = None
+        loop = asyncio.get_running_loop()
+        self.made: asyncio.Future[None] = loop.create_future()
+        self.lost: asyncio.Future[str] = loop.create_future()
+
+    def write(self, data: bytes) -> None:
+        if data and self.transport is not None and not self.transport.is_closing():
+            if self.dump is not None:
+                self.dump.tx(data)
+            self.transport.write(data)
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        if not self.made.done():
+            self.made.set_result(None)
+
+    def data_received(self, data: bytes) -> None:
+        if self.dump is not None:
+            self.dump.rx(data)
+        self.write(self.fw.serial_receive(data))
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.lost.done():
+            self.lost.set_result(f"port lost: {exc}" if exc else "port closed")
+
+
+async def _drive(
+    fw: ClockFirmware, write: Callable[[bytes], None], lost: asyncio.Future[str]
+) -> str:
+    """Run one session until ``lost`` resolves; returns why it ended."""
+    fw.emit = lambda msg: write(fw.serial_send(msg))
+    try:
+        write(fw.serial_open())
+        while not lost.done():
+            await asyncio.wait([lost], timeout=POLL_S)
+            write(fw.serial_poll())
+        return lost.result()
+    finally:
+        fw.emit = None
+        fw.serial_close()
+
+
+def _factory(proto: _PortProtocol) -> Callable[[], _PortProtocol]:
+    return lambda: proto
+
+
+def _open_dump(hexdump: HexDump | str | Path | None, fw: ClockFirmware) -> HexDump | None:
+    if hexdump is None or isinstance(hexdump, HexDump):
+        return hexdump
+    return HexDump(hexdump, fw.now_ms)
+
+
+async def run_serial(
+    fw: ClockFirmware,
+    url: str,
+    *,
+    baudrate: int = 115_200,
+    hexdump: HexDump | str | Path | None = None,
+    reconnect: bool = True,
+) -> None:
+    """Run ``fw`` on the serial port (or pty, or ``socket://``) at ``url`` until cancelled.
+
+    A lost port is reopened with backoff (0.2 s doubling to 5 s), like a clock
+    plugged in again; with ``reconnect=False`` it returns when the port is lost.
+    """
+    dump = _open_dump(hexdump, fw)
+    loop = asyncio.get_running_loop()
+    backoff = BACKOFF_MIN_S
+    try:
+        while True:
+            proto = _PortProtocol(fw, dump)
+            try:
+                transport, _ = await serial_asyncio_fast.create_serial_connection(
+                    loop, _factory(proto), url, baudrate=baudrate
+                )
+            except (OSError, serial.SerialException, ValueError) as exc:
+                if not reconnect:
+                    raise
+                log.info("cannot open %s (%s); retrying in %.1f s", url, exc, backoff)
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, BACKOFF_MAX_S)
+                continue
+            backoff = BACKOFF_MIN_S
+            if dump is not None:
+                dump.note(f"open {url}")
+            try:
+                await proto.made
+                reason = await _drive(fw, proto.write, proto.lost)
+            finally:
+                if not transport.is_closing():  # closing already after a read error
+                    transport.abort()
+            if dump is not None:
+                dump.note(reason)
+            log.info("%s: %s", url, reason)
+            if not reconnect:
+                return
+            await asyncio.sleep(backoff)
+    finally:
+        if dump is not None and not isinstance(hexdump, HexDump):
+            dump.close()
+
+
+async def run_fd(fw: ClockFirmware, fd: int, *, hexdump: HexDump | str | Path | None = None) -> str:
+    """Run ``fw`` on a raw file descriptor (e.g. a pty master) until it fails or is cancelled.
+
+    The descriptor is made non-blocking and is not closed. Returns why it ended.
+    """
+    dump = _open_dump(hexdump, fw)
+    loop = asyncio.get_running_loop()
+    lost: asyncio.Future[str] = loop.create_future()
+    pending = bytearray()
+    os.set_blocking(fd, False)
+
+    def fail(reason: str) -> None:
+        if not lost.done():
+            lost.set_result(reason)
+
+    def flush() -> None:
+        try:
+            n = os.write(fd, pending)
+        except BlockingIOError:
+            return
+        except OSError as exc:
+            loop.remove_writer(fd)
+            fail(f"write failed: {exc}")
+            return
+        del pending[:n]
+        if not pending:
+            loop.remove_writer(fd)
+
+    def write(data: bytes) -> None:
+        if not data or lost.done():
+            return
+        if dump is not None:
+            dump.tx(data)
+        if pending:
+            pending.extend(data)
+            return
+        try:
+            n = os.write(fd, data)
+        except BlockingIOError:
+            n = 0
+        except OSError as exc:
+            fail(f"write failed: {exc}")
+            return
+        if n < len(data):
+            pending.extend(data[n:])
+            loop.add_writer(fd, flush)
+
+    def readable() -> None:
+        try:
+            data = os.read(fd, 4096)
+        except BlockingIOError:
+            return
+        except OSError as exc:
+            fail(f"read failed: {exc}")
+            return
+        if not data:
+            fail("end of file")
+            return
+        if dump is not None:
+            dump.rx(data)
+        write(fw.serial_receive(data))
+
+    loop.add_reader(fd, readable)
+    if dump is not None:
+        dump.note(f"open fd {fd}")
+    try:
+        reason = await _drive(fw, write, lost)
+        if dump is not None:
+            dump.note(reason)
+        return reason
+    finally:
+        with contextlib.suppress(ValueError, OSError):
+            loop.remove_reader(fd)
+        with contextlib.suppress(ValueError, OSError):
+            loop.remove_writer(fd)
+        if dump is not None and not isinstance(hexdump, HexDump):
+            dump.close()

@@ -1,0 +1,69 @@
+"""Opening a clock device from a ``--clock`` spec (``serial:PATH``, ``mqtt:URL``).
+
+``serial:URL`` opens :class:`firmware_bridge.host.serial_clock.SerialClock` on a
+path, ``hwgrep://VID:PID`` or ``socket://host:port``. Options follow the URL
+after commas: ``serial:/dev/ttyACM0,hexdump=/var/log/table7.hex`` logs every
+byte in and out for dispute forensics.
+
+``mqtt:URL`` opens :class:`firmware_bridge.host.mqtt_clock.MqttClock`; the URL's
+path names the table: ``mqtt:mqtt://broker:1883/<venue>/<table>`` (docs/mqtt.md).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from clock.device.interface import ClockDevice
+from clock.timeline import MonotonicTimeline
+
+__all__ = ["open_device", "parse_serial_spec"]
+
+
+def parse_serial_spec(rest: str) -> tuple[str, dict[str, str]]:
+    """Split ``URL[,key=value...]`` into the URL and its options.
+
+    Raises:
+        ValueError: An option without ``=``, or an unknown option.
+    """
+    url, *opts = rest.split(",")
+    options: dict[str, str] = {}
+    for opt in opts:
+        key, sep, value = opt.partition("=")
+        if not sep or key not in ("hexdump", "baudrate"):
+            raise ValueError(f"unknown serial option {opt!r} (known: hexdump=FILE, baudrate=N)")
+        options[key] = value
+    if not url:
+        raise ValueError("serial: needs a port, e.g. serial:/dev/ttyACM0")
+    return url, options
+
+
+def open_device(
+    spec: str,
+    timeline: MonotonicTimeline,
+    initial_ms: int,
+    *,
+    hexdump: str | Path | None = None,
+) -> ClockDevice | None:
+    """The device for ``spec``; None when the spec names no transport we have.
+
+    Raises:
+        ValueError: A ``serial:`` spec with a bad option.
+    """
+    if spec.startswith("serial:"):
+        from firmware_bridge.host.serial_clock import SerialClock
+
+        url, options = parse_serial_spec(spec.removeprefix("serial:"))
+        dump = options.get("hexdump") or hexdump
+        return SerialClock(
+            url,
+            timeline=timeline,
+            initial_ms=initial_ms,
+            hexdump=dump,
+            baudrate=int(options.get("baudrate", "115200")),
+        )
+    if spec.startswith("mqtt:"):
+        # mqtt:mqtt[s]://[user[:password]@]host[:port]/<venue>/<table>[?ca=...] (docs/mqtt.md)
+        from firmware_bridge.host.mqtt_clock import MqttClock
+
+        return MqttClock.from_url(spec.removeprefix("mqtt:"))
+    return None

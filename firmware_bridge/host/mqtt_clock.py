@@ -1,0 +1,273 @@
+"""The service's side of an MQTT clock: a :class:`clock.device.interface.ClockDevice`.
+
+:class:`MqttClock` subscribes to one table's ``clock/events`` and
+``clock/status``, decodes the JSON messages of docs/clock-protocol.md, drops
+duplicates and stale messages by ``seq`` (:class:`SeqFilter`), and turns them
+into device events. Commands from the service (SET, TEXT, BEEP) go to
+``clock/commands`` at QoS 1. Garbage on the events topic is counted and
+ignored. Topics and behaviour: docs/mqtt.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import deque
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Literal
+
+import aiomqtt
+
+from clock.device.interface import (
+    DeviceEvent,
+    DeviceOffline,
+    DeviceOnline,
+    PausePressed,
+    SidePressed,
+    TimesReported,
+)
+from firmware_bridge.venue.mqtt_session import BrokerSettings, MqttSession, parse_url
+from firmware_bridge.venue.topics import TableTopics, client_id
+from firmware_bridge.wire.protocol import (
+    Beep,
+    Heartbeat,
+    Hello,
+    Message,
+    Pause,
+    Press,
+    ProtocolError,
+    Set,
+    State,
+    Text,
+    from_json,
+    to_json,
+)
+
+__all__ = ["ClockStats", "MqttClock", "SeqFilter", "Verdict"]
+
+log = logging.getLogger(__name__)
+
+Verdict = Literal["new", "duplicate", "stale"]
+"""What :meth:`SeqFilter.check` makes of a sequence number."""
+
+
+class SeqFilter:
+    """Accepts each sequence number once and in order (16-bit, wrapping).
+
+    - ``duplicate``: one of the last ``size`` numbers accepted (a QoS 1 redelivery);
+    - ``stale``: behind the newest accepted (serial-number arithmetic, RFC 1982):
+      it arrived after a later message was acted on, so acting on it now would
+      put a press in the wrong place in the game; the next SET corrects the device;
+    - ``new``: anything else.
+
+    A HELLO that is not ahead means the device restarted (its counter starts
+    again at 1): pass ``restart=True`` and the window starts over.
+
+    >>> f = SeqFilter()
+    >>> [f.check(s) for s in (1, 2, 2, 1, 3)]
+    ['new', 'new', 'duplicate', 'duplicate', 'new']
+    >>> w = SeqFilter()
+    >>> [w.check(s) for s in (65534, 65535, 0, 1, 65535, 65000)]
+    ['new', 'new', 'new', 'new', 'duplicate', 'stale']
+    """
+
+    def __init__(self, size: int = 64) -> None:
+        self._seen: deque[int] = deque(maxlen=size)
+        self._newest: int | None = None
+
+    def check(self, seq: int, *, restart: bool = False) -> Verdict:
+        """Whether ``seq`` is new; a new one is remembered."""
+        ahead = self._newest is None or 0 < (seq - self._newest) & 0xFFFF < 0x8000
+        if restart and not ahead:
+            self._seen.clear()
+            self._newest = None
+        elif seq in self._seen:
+            return "duplicate"
+        elif not ahead:
+            return "stale"
+        self._seen.append(seq)
+        self._newest = seq
+        return "new"
+
+
+@dataclass
+class ClockStats:
+    """What arrived from the device, for logs and the director's screen."""
+
+    messages: int = 0
+    """Messages on the events topic."""
+    garbage: int = 0
+    """Payloads that were not a valid message (ignored)."""
+    duplicates: int = 0
+    """Redeliveries dropped by seq."""
+    stale: int = 0
+    """Messages older than one already acted on (dropped)."""
+    unexpected: int = 0
+    """Valid messages a device does not send (SET, ACK, ...): ignored."""
+    last_error: str = ""
+    """The last garbage payload's error."""
+
+
+class MqttClock:
+    """A clock device on the far side of an MQTT broker.
+
+    Args:
+        broker: The broker; its ``table`` is used when ``table`` is not given.
+        table: The table whose clock this is.
+        identifier: MQTT client id; by default derived from role ``service``,
+            the table and this host.
+        session_expiry_s: How long the broker keeps our session (and queues the
+            device's presses) while we are disconnected.
+    """
+
+    def __init__(
+        self,
+        broker: BrokerSettings,
+        table: TableTopics | None = None,
+        *,
+        identifier: str | None = None,
+        session_expiry_s: int = 7200,
+    ) -> None:
+        table = table or broker.table
+        if table is None:
+            raise ValueError("MqttClock needs a table: give one, or a URL path /<venue>/<table>")
+        self.table = table
+        """The table's topics."""
+        self.stats = ClockStats()
+        """Counters."""
+        self._queue: asyncio.Queue[DeviceEvent | None] = asyncio.Queue()
+        self._filter = SeqFilter()
+        self._seq = 0
+        self._online: bool | None = None
+        self._shown: tuple[tuple[int, int], int | None] = ((0, 0), None)
+        self._closed = False
+        self.session = MqttSession(
+            broker,
+            identifier=identifier or client_id("service", table.venue, table.table),
+            subscriptions=(table.clock_events, table.clock_status),
+            on_message=self._on_message,
+            on_disconnect=self._on_disconnect,
+            session_expiry_s=session_expiry_s,
+        )
+        """The broker connection."""
+
+    @classmethod
+    def from_url(cls, url: str, *, identifier: str | None = None) -> MqttClock:
+        """The clock of the table named by the URL path (``mqtt://host/<venue>/<table>``)."""
+        return cls(parse_url(url), identifier=identifier)
+
+    # --- ClockDevice ---------------------------------------------------------------
+    async def events(self) -> AsyncIterator[DeviceEvent]:
+        """Presses, pauses, reports and online/offline changes, until closed."""
+        self.session.start()
+        while True:
+            ev = await self._queue.get()
+            if ev is None:
+                return
+            yield ev
+
+    async def set_times(
+        self, remaining_ms: tuple[int, int], running: int | None, paused: bool
+    ) -> None:
+        """Queue a SET (a newer one replaces it if it has not gone out); never waits."""
+        self._shown = (remaining_ms, running)
+        self._command(Set(self._next_seq(), remaining_ms, running, paused), key="set")
+
+    async def run(self, side: int) -> None:
+        """Run ``side`` from the times last set."""
+        self._command(Set(self._next_seq(), self._shown[0], side, False), key="set")
+
+    async def pause(self) -> None:
+        """Stop both sides at the times last set."""
+        self._command(Set(self._next_seq(), self._shown[0], self._shown[1], True), key="set")
+
+    async def show_text(self, text: str) -> None:
+        """Put ``text`` on the display (cut to the protocol's 64 bytes)."""
+        raw = text.encode("utf-8")[:64].decode("utf-8", "ignore")
+        self._command(Text(self._next_seq(), raw))
+
+    async def beep(self) -> None:
+        """Sound the buzzer for 200 ms."""
+        self._command(Beep(self._next_seq(), 200))
+
+    async def close(self) -> None:
+        """Send what is queued (briefly), disconnect, and end the event stream."""
+        if self._closed:
+            return
+        self._closed = True
+        await self.session.close()
+        self._queue.put_nowait(None)
+
+    # --- inside ------------------------------------------------------------------------
+    def _next_seq(self) -> int:
+        self._seq = (self._seq + 1) & 0xFFFF
+        return self._seq
+
+    def _command(self, msg: Message, key: str | None = None) -> None:
+        if self._closed:
+            return
+        self.session.start()
+        self.session.send(self.table.clock_commands, to_json(msg), key=key)
+
+    def _emit(self, ev: DeviceEvent) -> None:
+        if isinstance(ev, DeviceOnline):
+            self._online = True
+        elif isinstance(ev, DeviceOffline):
+            self._online = False
+        self._queue.put_nowait(ev)
+
+    def _on_disconnect(self, why: str) -> None:
+        if self._online is not False:
+            self._emit(DeviceOffline(f"broker connection lost: {why}"))
+        self._online = None  # the retained status will tell us again on reconnect
+
+    def _on_message(self, msg: aiomqtt.Message) -> None:
+        topic = msg.topic.value
+        payload = msg.payload if isinstance(msg.payload, bytes) else str(msg.payload).encode()
+        if topic == self.table.clock_status:
+            self._on_status(payload)
+        elif topic == self.table.clock_events:
+            self._on_event(payload)
+
+    def _on_status(self, payload: bytes) -> None:
+        text = payload.decode("utf-8", "replace").strip()
+        if text == "online" and self._online is not True:
+            self._emit(DeviceOnline())
+        elif text == "offline" and self._online is not False:
+            self._emit(DeviceOffline("device offline (its status says so, or its will fired)"))
+
+    def _on_event(self, payload: bytes) -> None:
+        self.stats.messages += 1
+        try:
+            msg = from_json(payload)
+        except (ProtocolError, ValueError, RecursionError) as exc:
+            self.stats.garbage += 1
+            self.stats.last_error = str(exc)
+            log.warning("clock %s: ignored a bad message: %s", self.table.base, exc)
+            return
+        if isinstance(msg, Heartbeat):
+            return
+        if not isinstance(msg, Hello | Press | Pause | State):
+            self.stats.unexpected += 1
+            return
+        verdict = self._filter.check(msg.seq, restart=isinstance(msg, Hello))
+        if verdict == "duplicate":
+            self.stats.duplicates += 1
+            return
+        if verdict == "stale":
+            self.stats.stale += 1
+            log.warning("clock %s: dropped stale seq %d", self.table.base, msg.seq)
+            return
+        match msg:
+            case Hello():
+                self._emit(DeviceOnline(msg.device_id))
+            case Press():
+                # seq is not passed on: it is de-duplicated here with a 64-number
+                # window, and after a device restart the service's own check
+                # (last seq only) could mistake a new press for a repeat.
+                self._queue.put_nowait(SidePressed(msg.side, msg.device_ms, None, msg.remaining_ms))
+            case Pause():
+                self._queue.put_nowait(PausePressed(None))
+            case State():
+                self._queue.put_nowait(TimesReported(msg.remaining_ms, msg.running))

@@ -1,0 +1,288 @@
+"""The director's side of the venue broker: every table's state, and commands.
+
+:class:`DirectorLink` holds one persistent MQTT session that
+
+- subscribes to every table's retained ``state`` and ``status``
+  (``rackclock/v1/+/+/state``, ``.../status``) and keeps the latest of each in
+  :attr:`DirectorLink.tables` (a :class:`TableSnapshot` per table), calling
+  ``on_change`` after each;
+- sends director commands (docs/mqtt.md, "Director commands and replies"):
+  one event with a fresh ``"id"``, the v5 response topic
+  ``rackclock/v1/<venue>/<table>/director/replies/<desk>`` and the id as
+  correlation data; :meth:`DirectorLink.command` returns the table's reply;
+- asks a table for its event log (``{"type": "get_log"}``, answered with JSON
+  Lines): :meth:`DirectorLink.get_log`.
+
+The console (``rackclock director``) and the venue hub's archive
+(``rackclock venue``) both use it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import socket
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import aiomqtt
+
+from engine.events import Event, encode_event
+from engine.rules.replay import Rejected, parse_jsonl
+from firmware_bridge.venue.mqtt_session import BrokerSettings, MqttSession, publish_properties
+from firmware_bridge.venue.publisher import GET_LOG
+from firmware_bridge.venue.topics import PREFIX, TableTopics, TopicError, parse_topic
+
+__all__ = ["DirectorError", "DirectorLink", "TableSnapshot", "reply_text"]
+
+log = logging.getLogger(__name__)
+
+_UNSAFE = str.maketrans({c: "_" for c in " /+#\t"})
+
+
+class DirectorError(RuntimeError):
+    """A command that got no reply in time, or a log the table could not give."""
+
+
+@dataclass
+class TableSnapshot:
+    """What the broker last said about one table."""
+
+    table: TableTopics
+    """Which table."""
+    doc: dict[str, Any] | None = None
+    """The latest table state (docs/mqtt.md, "Table state"); None: none heard yet."""
+    removed: bool = False
+    """The table removed its retained state (a clean stop); ``doc`` is the last one."""
+    received_wall_ms: int = 0
+    """When it arrived (Unix ms, this machine's clock)."""
+    online: bool | None = None
+    """The table terminal's retained status; None: not heard."""
+    updates: int = 0
+    """States received."""
+
+    def age_ms(self, wall_ms: int) -> int | None:
+        """How old the state is: since it was published (never negative); None without one."""
+        if self.doc is None:
+            return None
+        published = self.doc.get("published_at_ms")
+        at = published if isinstance(published, int) else self.received_wall_ms
+        return max(0, wall_ms - at)
+
+    def stale(self, wall_ms: int, *, grace_ms: int = 1000) -> bool:
+        """No state, a removed one, or one older than its own expiry (a 3.1.1 broker
+        does not expire it; a subscriber that had it is never told)."""
+        age = self.age_ms(wall_ms)
+        if age is None or self.doc is None or self.removed:
+            return True
+        expires = self.doc.get("expires_s")
+        limit = (expires if isinstance(expires, int) else 10) * 1000
+        return age > limit + grace_ms
+
+
+def reply_text(reply: dict[str, Any]) -> str:
+    """A reply in words: ``accepted: Adjusted (#43)`` or ``refused: reason (rule)``."""
+    if reply.get("accepted"):
+        return f"accepted: {reply.get('type', '')} (#{reply.get('seq')})"
+    if reply.get("pending"):
+        return f"pending: {reply.get('error', '')}"
+    if "error" in reply:
+        return f"refused: {reply['error']}"
+    return f"refused: {reply.get('reason', '')} ({reply.get('rule', '')})"
+
+
+class DirectorLink:
+    """Every table's state and status, and director commands with their replies.
+
+    Args:
+        broker: The broker (a path in its URL is ignored).
+        desk: Names this console in reply topics and command ids.
+        identifier: MQTT client id; default ``rackclock-director-<desk>-<host>``.
+        on_change: Called with the table after each state or status (must not block).
+        session_expiry_s: The broker keeps our session this long while we are away
+            (short: a director who is away needs no queue of old states).
+    """
+
+    def __init__(
+        self,
+        broker: BrokerSettings,
+        *,
+        desk: str = "desk",
+        identifier: str | None = None,
+        on_change: Callable[[TableTopics], None] | None = None,
+        session_expiry_s: int = 60,
+    ) -> None:
+        self.desk = desk.translate(_UNSAFE) or "desk"
+        """This console's name in reply topics."""
+        self.tables: dict[TableTopics, TableSnapshot] = {}
+        """The latest of every table heard of."""
+        self.garbage = 0
+        """Payloads that were not a state or a reply."""
+        self._on_change = on_change
+        self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        host = socket.gethostname().translate(_UNSAFE) or "host"
+        subs = [f"{PREFIX}/+/+/state", f"{PREFIX}/+/+/status"]
+        if broker.protocol == 5:
+            subs.append(f"{PREFIX}/+/+/director/replies/{self.desk}")
+        else:  # 3.1.1: replies come to director/replies, matched by id
+            subs.append(f"{PREFIX}/+/+/director/replies")
+        self.session = MqttSession(
+            broker,
+            identifier=identifier or f"rackclock-director-{self.desk}-{host}",
+            subscriptions=subs,
+            on_message=self._on_message,
+            session_expiry_s=session_expiry_s,
+        )
+        """The broker connection."""
+
+    async def __aenter__(self) -> DirectorLink:
+        self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    def start(self) -> None:
+        """Start connecting (in the background)."""
+        self.session.start()
+
+    async def close(self) -> None:
+        """Disconnect; commands still waiting fail."""
+        for fut in self._pending.values():
+            if not fut.done():
+                fut.set_exception(DirectorError("the director link closed"))
+        self._pending.clear()
+        await self.session.close()
+
+    # --- incoming --------------------------------------------------------------------------
+    def _snapshot(self, table: TableTopics) -> TableSnapshot:
+        snap = self.tables.get(table)
+        if snap is None:
+            snap = self.tables[table] = TableSnapshot(table)
+        return snap
+
+    def _on_message(self, msg: aiomqtt.Message) -> None:
+        topic = msg.topic.value
+        payload = msg.payload if isinstance(msg.payload, bytes) else str(msg.payload).encode()
+        if "/director/replies" in topic:  # .../director/replies[/<desk>]: matched by id
+            self._on_reply(payload)
+            return
+        try:
+            table, suffix = parse_topic(topic)
+        except TopicError:
+            self.garbage += 1
+            return
+        if suffix == "state":
+            self._on_state(table, payload)
+        elif suffix == "status":
+            self._snapshot(table).online = payload.strip() == b"online"
+            self._changed(table)
+
+    def _on_state(self, table: TableTopics, payload: bytes) -> None:
+        snap = self._snapshot(table)
+        if not payload:  # a clean stop removed the retained state
+            snap.removed = True
+        else:
+            try:
+                doc = json.loads(payload)
+            except ValueError:
+                self.garbage += 1
+                return
+            if not isinstance(doc, dict) or not isinstance(doc.get("state"), dict):
+                self.garbage += 1
+                return
+            snap.doc = doc
+            snap.removed = False
+            snap.updates += 1
+        snap.received_wall_ms = time.time_ns() // 1_000_000
+        self._changed(table)
+
+    def _on_reply(self, payload: bytes) -> None:
+        try:
+            doc = json.loads(payload)
+        except ValueError:
+            self.garbage += 1
+            return
+        if not isinstance(doc, dict):
+            self.garbage += 1
+            return
+        fut = self._pending.pop(str(doc.get("id")), None)
+        if fut is not None and not fut.done():
+            fut.set_result(doc)
+
+    def _changed(self, table: TableTopics) -> None:
+        if self._on_change is not None:
+            try:
+                self._on_change(table)
+            except Exception:  # a screen's bug must not drop the connection
+                log.exception("director: on_change failed for %s", table.base)
+
+    # --- commands ---------------------------------------------------------------------------
+    async def request(
+        self, table: TableTopics, doc: dict[str, Any], *, timeout_s: float = 10.0
+    ) -> dict[str, Any]:
+        """Send one command document to ``table`` and return its reply.
+
+        Raises:
+            DirectorError: No reply within ``timeout_s`` (the table is away, or the
+                broker refused the command: a login without the director's rights).
+        """
+        ident = f"{self.desk}-{uuid.uuid4().hex[:16]}"
+        doc = {**doc, "id": ident}
+        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._pending[ident] = fut
+        reply_topic = f"{table.director_replies}/{self.desk}"
+        self.session.send(
+            table.director_commands,
+            json.dumps(doc, separators=(",", ":")).encode(),
+            properties=publish_properties(response_topic=reply_topic, correlation=ident.encode()),
+        )
+        try:
+            async with asyncio.timeout(timeout_s):
+                return await fut
+        except TimeoutError:
+            raise DirectorError(
+                f"{table.venue}/{table.table} did not answer within {timeout_s:g} s"
+            ) from None
+        finally:
+            self._pending.pop(ident, None)
+
+    async def command(
+        self, table: TableTopics, event: Event, *, timeout_s: float = 10.0
+    ) -> dict[str, Any]:
+        """Submit ``event`` to ``table`` (stamped there on arrival); the table's reply.
+
+        Raises:
+            DirectorError: No reply in time.
+        """
+        doc = json.loads(encode_event(event))
+        doc.pop("t", None)  # the table stamps it
+        return await self.request(table, doc, timeout_s=timeout_s)
+
+    async def get_log(
+        self, table: TableTopics, *, timeout_s: float = 10.0
+    ) -> tuple[list[tuple[int, Event]], list[Rejected]]:
+        """The table's event log, as ``(line, event)`` pairs and unreadable lines.
+
+        Raises:
+            DirectorError: No reply in time, or the table could not read its log.
+        """
+        return parse_jsonl(await self.get_log_text(table, timeout_s=timeout_s))
+
+    async def get_log_text(self, table: TableTopics, *, timeout_s: float = 10.0) -> str:
+        """The table's event log as JSON Lines text.
+
+        Raises:
+            DirectorError: No reply in time, or the table could not read its log.
+        """
+        reply = await self.request(table, {"type": GET_LOG}, timeout_s=timeout_s)
+        text = reply.get("log")
+        if not reply.get("accepted") or not isinstance(text, str):
+            raise DirectorError(
+                f"{table.venue}/{table.table}: no log: {reply.get('error', reply_text(reply))}"
+            )
+        return text

@@ -1,0 +1,332 @@
+"""A table on MQTT: its state for everyone, its commands for the director.
+
+:class:`TablePublisher` attaches to a running :class:`clock.table.service.TableService`:
+
+- after every update (and every ``refresh_s`` seconds, because the clocks move)
+  it publishes the table state, ``engine.rules.replay.report`` plus the device status,
+  **retained** with a **message expiry** of ``expiry_s``: a viewer that connects
+  later gets the latest state at once, and a state nobody refreshes disappears,
+  so stale times never look live;
+- it publishes a retained ``online`` on ``status``, with ``offline`` as its will;
+  a clean close removes the retained state and publishes ``offline`` itself
+  (a clean disconnect fires no will);
+- it serves ``director/commands``: each message is one JSON event
+  (docs/events.md) with an optional ``"id"``; the event is submitted to the
+  service and the answer (the :class:`clock.table.service.Ack`) is published to the
+  MQTT v5 response topic with the command's correlation data, or, for 3.1.1
+  clients, to ``director/replies``; the ``id`` is echoed either way. A command
+  redelivered with an ``id`` already answered is answered again, not re-run;
+- ``{"type": "get_log", "id": ...}`` is not an event: it is answered with the
+  table's event log as JSON Lines (``"log"``, ``"count"``), read from the log
+  file through a second connection, so the director can see the timeline.
+
+Payloads are in docs/mqtt.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import json
+import logging
+import time
+from collections import OrderedDict
+from typing import Any
+
+import aiomqtt
+import msgspec
+
+from clock.log.eventlog import LogError, export_jsonl
+from clock.table.service import Ack, TableService, Update
+from engine.events import decode_event
+from engine.rules.replay import report
+from firmware_bridge.venue.mqtt_session import (
+    BrokerSettings,
+    MqttSession,
+    parse_url,
+    publish_properties,
+)
+from firmware_bridge.venue.topics import TableTopics, client_id
+
+__all__ = ["GET_LOG", "STATE_VERSION", "TablePublisher", "ack_reply"]
+
+log = logging.getLogger(__name__)
+
+STATE_VERSION = 1
+"""``"v"`` in state and reply payloads."""
+_REMEMBERED_IDS = 256
+_SUBMIT_TIMEOUT_S = 5.0
+GET_LOG = "get_log"
+"""The director command that asks for the table's event log (not an event)."""
+
+
+def ack_reply(ack: Ack, ident: str | None) -> dict[str, Any]:
+    """The reply payload for a command's answer."""
+    doc: dict[str, Any] = {
+        "v": STATE_VERSION,
+        "id": ident,
+        "accepted": ack.accepted,
+        "type": type(ack.event).__name__,
+        "event": json.loads(msgspec.json.encode(ack.event)),
+    }
+    if ack.accepted:
+        doc["seq"] = ack.seq
+    else:
+        doc["reason"] = ack.reason
+        doc["rule"] = ack.rule
+    return doc
+
+
+class TablePublisher:
+    """Publishes one table's state and status, and serves its director commands.
+
+    Use as ``async with TablePublisher(service, broker):`` inside
+    ``async with service``.
+
+    Args:
+        service: The running table service.
+        broker: The broker; its ``table`` is used when ``table`` is not given.
+        table: Which table this is.
+        identifier: MQTT client id; by default derived from role ``table``.
+        expiry_s: Message expiry of the retained state.
+        refresh_s: Republish the state this often when nothing happens.
+    """
+
+    def __init__(
+        self,
+        service: TableService,
+        broker: BrokerSettings,
+        table: TableTopics | None = None,
+        *,
+        identifier: str | None = None,
+        expiry_s: int = 10,
+        refresh_s: float = 3.0,
+    ) -> None:
+        table = table or broker.table
+        if table is None:
+            raise ValueError("TablePublisher needs a table (or a URL path /<venue>/<table>)")
+        if refresh_s >= expiry_s:
+            raise ValueError(f"refresh_s {refresh_s} must be shorter than expiry_s {expiry_s}")
+        self.service = service
+        """The table service."""
+        self.table = table
+        """The table's topics."""
+        self.expiry_s = expiry_s
+        """Message expiry of the retained state, seconds."""
+        self.refresh_s = refresh_s
+        """Seconds between republications when nothing changes."""
+        self.published = 0
+        """State messages queued for publication."""
+        self.commands = 0
+        """Director commands received."""
+        self._dirty = asyncio.Event()
+        self._last_seq: int | None = None
+        self._replies: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self._in_flight: dict[str, asyncio.Future[Ack]] = {}
+        self._commands: asyncio.Queue[tuple[bytes, str | None, bytes | None]] = asyncio.Queue()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._closed = False
+        self.session = MqttSession(
+            broker,
+            identifier=identifier or client_id("table", table.venue, table.table),
+            subscriptions=(table.director_commands,),
+            on_message=self._on_message,
+            on_connect=self._on_connect,
+            will=aiomqtt.Will(table.status, b"offline", qos=1, retain=True),
+        )
+        """The broker connection."""
+
+    @classmethod
+    def from_url(cls, service: TableService, url: str, *, expiry_s: int = 10) -> TablePublisher:
+        """The publisher for the table named by the URL path (``mqtt://host/<venue>/<table>``).
+
+        ``rackclock serve --clock mqtt:URL`` can attach one with the same URL.
+        """
+        return cls(service, parse_url(url), expiry_s=expiry_s, refresh_s=min(3.0, expiry_s / 3))
+
+    async def __aenter__(self) -> TablePublisher:
+        self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    def start(self) -> None:
+        """Listen to the service and start publishing."""
+        self.service.add_listener(self._on_update)
+        self.session.start()
+        self._tasks = [
+            asyncio.create_task(self._publisher(), name=f"table[{self.table.base}].state"),
+            asyncio.create_task(self._director(), name=f"table[{self.table.base}].director"),
+        ]
+        self._dirty.set()
+
+    async def close(self, flush_s: float = 1.0) -> None:
+        """Remove the retained state, publish ``offline``, send what is queued, disconnect."""
+        if self._closed:
+            return
+        self._closed = True
+        for task in self._tasks:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self.session.send(self.table.state, b"", retain=True)  # empty: removes the retained state
+        self.session.send(self.table.status, b"offline", retain=True)
+        await self.session.close(flush_s=flush_s)
+
+    # --- state -------------------------------------------------------------------
+    def state_payload(self) -> bytes:
+        """The table state document, read now."""
+        svc = self.service
+        st = svc.status
+        now = svc.timeline.now_ms()
+        clock = svc.state.clock
+        doc = {
+            "v": STATE_VERSION,
+            "venue": self.table.venue,
+            "table": self.table.table,
+            "seq": self._last_seq,
+            "published_at_ms": time.time_ns() // 1_000_000,
+            "expires_s": self.expiry_s,
+            "device": {"online": st.device_online, "id": st.device_id, "reason": st.device_reason},
+            # on the table's timeline: how long a neutralized clock has been stopped
+            "now_ms": now,
+            "neutralized_since_ms": clock.since_ms if clock.neutral else None,
+            "state": report(svc.state, now),
+        }
+        return json.dumps(doc, separators=(",", ":")).encode()
+
+    def _on_update(self, update: Update) -> None:
+        if update.seq is not None:
+            self._last_seq = update.seq
+        self._dirty.set()
+
+    async def _on_connect(self) -> None:
+        self.session.send(self.table.status, b"online", retain=True, key="status")
+        self._dirty.set()
+
+    async def _publisher(self) -> None:
+        while True:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(self.refresh_s):
+                    await self._dirty.wait()
+            self._dirty.clear()
+            self.session.send(
+                self.table.state,
+                self.state_payload(),
+                retain=True,
+                properties=publish_properties(expiry_s=self.expiry_s),
+                key="state",
+            )
+            self.published += 1
+
+    # --- director commands ------------------------------------------------------------
+    def _on_message(self, msg: aiomqtt.Message) -> None:
+        if msg.topic.value != self.table.director_commands:
+            return
+        self.commands += 1
+        payload = msg.payload if isinstance(msg.payload, bytes) else str(msg.payload).encode()
+        props = msg.properties
+        response_topic: str | None = getattr(props, "ResponseTopic", None) if props else None
+        correlation: bytes | None = getattr(props, "CorrelationData", None) if props else None
+        self._commands.put_nowait((payload, response_topic, correlation))
+
+    async def _director(self) -> None:
+        """Run director commands one at a time, in arrival order."""
+        while True:
+            payload, response_topic, correlation = await self._commands.get()
+            try:
+                await self._answer(payload, response_topic, correlation)
+            except Exception:  # one bad command must not stop the next ones
+                log.exception("director command on %s failed", self.table.base)
+
+    async def _answer(
+        self, payload: bytes, response_topic: str | None, correlation: bytes | None
+    ) -> None:
+        ident: str | None = None
+        kind: object = None
+        try:
+            doc = json.loads(payload)
+            if isinstance(doc, dict):
+                kind = doc.get("type")
+                if isinstance(doc.get("id"), str):
+                    ident = doc["id"]
+        except (ValueError, RecursionError):  # not JSON: decode_event says why below
+            pass
+        if kind == GET_LOG:
+            reply = await self._log_reply(ident)  # read-only: not remembered, may run twice
+        elif ident is not None and ident in self._replies:
+            reply = self._replies[ident]
+        else:
+            reply = await self._run_command(payload, ident)
+            if ident is not None and not reply.get("pending"):
+                # Only final answers are remembered: a command still in the table's
+                # queue is waited for again, never submitted twice.
+                self._replies[ident] = reply
+                while len(self._replies) > _REMEMBERED_IDS:
+                    self._replies.popitem(last=False)
+        self.session.send(
+            response_topic or self.table.director_replies,
+            json.dumps(reply, separators=(",", ":")).encode(),
+            properties=publish_properties(correlation=correlation) if correlation else None,
+        )
+
+    async def _log_reply(self, ident: str | None) -> dict[str, Any]:
+        """The table's events as JSON Lines (refused commands left out)."""
+
+        def read() -> tuple[str, int]:
+            out = io.StringIO()
+            n = export_jsonl(self.service.log_path, out)
+            return out.getvalue(), n
+
+        error = ""
+        for _ in range(3):
+            try:
+                # a second connection, in a thread: the table's writer never waits for it
+                text, count = await asyncio.to_thread(read)
+            except (LogError, OSError) as exc:
+                # a commit between the reader's head and last-row checks looks like damage
+                error = str(exc)
+                continue
+            return {
+                "v": STATE_VERSION,
+                "id": ident,
+                "accepted": True,
+                "type": GET_LOG,
+                "count": count,
+                "log": text,
+            }
+        return {"v": STATE_VERSION, "id": ident, "accepted": False, "type": GET_LOG, "error": error}
+
+    async def _run_command(self, payload: bytes, ident: str | None) -> dict[str, Any]:
+        fut = self._in_flight.get(ident) if ident is not None else None
+        if fut is None:
+            try:
+                event = decode_event(payload)
+            except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+                return {"v": STATE_VERSION, "id": ident, "accepted": False, "error": str(exc)}
+            fut = self.service.send(event, "director")
+            if ident is not None:
+                self._in_flight[ident] = fut
+        try:
+            # Shielded: giving up waiting must not withdraw a command already queued.
+            ack = await asyncio.wait_for(asyncio.shield(fut), _SUBMIT_TIMEOUT_S)
+        except TimeoutError:
+            return {
+                "v": STATE_VERSION,
+                "id": ident,
+                "accepted": None,
+                "pending": True,
+                "error": "the table has not answered yet; ask again with the same id",
+            }
+        except Exception as exc:  # the table could not commit it (e.g. its disk failed)
+            ack = None
+            error = f"the table could not commit the command: {exc}"
+        finally:
+            if ident is not None and fut.done():
+                self._in_flight.pop(ident, None)
+        if ack is None:
+            return {"v": STATE_VERSION, "id": ident, "accepted": False, "error": error}
+        log.info("director command %s: %s", ident, "accepted" if ack.accepted else ack.reason)
+        return ack_reply(ack, ident)

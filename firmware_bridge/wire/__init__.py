@@ -1,0 +1,1 @@
+"""The clock wire protocol without I/O: messages, serial framing, the link layer, hexdumps."""

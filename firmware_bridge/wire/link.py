@@ -1,0 +1,168 @@
+"""The link layer, without I/O: sequence numbers, ACKs, bounded retransmit,
+heartbeats and loss detection, for either end of a serial line.
+
+Feed it received bytes and the time; it returns the messages to deliver and
+the bytes to send. Both the host transport and the emulated clock firmware
+drive one of these, so both ends follow docs/clock-protocol.md exactly.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict, deque
+from dataclasses import dataclass, field, replace
+
+from firmware_bridge.wire.framing import FrameDecoder, FrameError, encode_frame
+from firmware_bridge.wire.protocol import (
+    Ack,
+    Heartbeat,
+    Hello,
+    Message,
+    Nak,
+    NakReason,
+    ProtocolError,
+    decode,
+    encode,
+    needs_ack,
+)
+
+__all__ = ["HEARTBEAT_MS", "LOST_AFTER_MS", "MAX_RETRIES", "RETRY_MS", "Link", "LinkStats"]
+
+HEARTBEAT_MS = 250
+"""Send a heartbeat when nothing else was sent for this long."""
+LOST_AFTER_MS = 1000
+"""The peer is lost after this long without any valid frame (an unplug is noticed within 1 s)."""
+RETRY_MS = 100
+"""Retransmit an unacknowledged message after this long."""
+MAX_RETRIES = 5
+"""Give up on a message after this many retransmissions."""
+_SEEN = 64  # sequence numbers remembered for de-duplication
+
+
+@dataclass
+class LinkStats:
+    """Counters for the log and the director's screen."""
+
+    frames_in: int = 0
+    frames_bad: int = 0
+    payloads_bad: int = 0
+    duplicates: int = 0
+    retransmits: int = 0
+    given_up: int = 0
+    naks_in: int = 0
+    errors: list[str] = field(default_factory=list)
+
+    def note(self, text: str) -> None:
+        """Keep the last few error texts."""
+        self.errors.append(text)
+        del self.errors[:-20]
+
+
+@dataclass
+class _Pending:
+    msg: Message
+    sent_ms: int
+    retries: int = 0
+
+
+class Link:
+    """One end of a clock link."""
+
+    def __init__(self, now_ms: int = 0) -> None:
+        self._decoder = FrameDecoder()
+        self._seq = 0
+        self._pending: OrderedDict[int, _Pending] = OrderedDict()
+        self._seen: deque[int] = deque(maxlen=_SEEN)
+        self._last_rx = now_ms
+        self._last_tx = now_ms
+        self.stats = LinkStats()
+        """Error and traffic counters."""
+        self.ever_heard = False
+        """True once any valid frame arrived."""
+
+    def next_seq(self) -> int:
+        """A fresh sequence number."""
+        self._seq = (self._seq + 1) & 0xFFFF
+        return self._seq
+
+    def send(self, msg: Message, now_ms: int) -> bytes:
+        """Frame ``msg`` (its seq replaced by a fresh one); remember it until ACKed."""
+        msg = replace(msg, seq=self.next_seq())
+        if needs_ack(msg):
+            self._pending[msg.seq] = _Pending(msg, now_ms)
+        self._last_tx = now_ms
+        return encode_frame(encode(msg))
+
+    def receive(self, data: bytes, now_ms: int) -> tuple[list[Message], bytes]:
+        """Messages to deliver (new ones, in order) and the bytes to answer with (ACKs)."""
+        out: list[Message] = []
+        reply = bytearray()
+        for item in self._decoder.feed(data):
+            if isinstance(item, FrameError):
+                self.stats.frames_bad += 1
+                self.stats.note(f"frame at byte {item.offset}: {item.reason}")
+                continue
+            try:
+                msg = decode(item)
+            except ProtocolError as exc:
+                self.stats.payloads_bad += 1
+                self.stats.note(f"payload: {exc}")
+                seq = int.from_bytes(item[2:4], "big") if len(item) >= 4 else 0
+                reply += self._raw(Nak(0, seq, NakReason(exc.nak)), now_ms)
+                continue
+            self.stats.frames_in += 1
+            self._last_rx = now_ms
+            self.ever_heard = True
+            if isinstance(msg, Ack):
+                self._pending.pop(msg.acked, None)
+                continue
+            if isinstance(msg, Nak):
+                self.stats.naks_in += 1
+                self.stats.note(f"peer refused seq {msg.nakked}: {msg.reason.name}")
+                self._pending.pop(msg.nakked, None)
+                continue
+            if isinstance(msg, Heartbeat):
+                continue
+            reply += self._raw(Ack(0, msg.seq), now_ms)
+            if isinstance(msg, Hello):
+                # A HELLO starts a new session: a peer that reset counts its seq from 1
+                # again, so the numbers seen before must not make its messages duplicates.
+                # (A retransmitted HELLO is then delivered twice; answering it is idempotent.)
+                self._seen.clear()
+            elif msg.seq in self._seen:
+                self.stats.duplicates += 1
+                continue
+            self._seen.append(msg.seq)
+            out.append(msg)
+        return out, bytes(reply)
+
+    def _raw(self, msg: Ack | Nak | Heartbeat, now_ms: int) -> bytes:
+        self._last_tx = now_ms
+        return encode_frame(encode(replace(msg, seq=self.next_seq())))
+
+    def poll(self, now_ms: int, device_ms: int = 0) -> bytes:
+        """Bytes due now: retransmissions and, when idle, a heartbeat."""
+        out = bytearray()
+        for seq, p in list(self._pending.items()):
+            if now_ms - p.sent_ms < RETRY_MS:
+                continue
+            if p.retries >= MAX_RETRIES:
+                del self._pending[seq]
+                self.stats.given_up += 1
+                self.stats.note(f"seq {seq} unacknowledged after {MAX_RETRIES} retries")
+                continue
+            p.retries += 1
+            p.sent_ms = now_ms
+            self.stats.retransmits += 1
+            out += encode_frame(encode(p.msg))
+            self._last_tx = now_ms
+        if now_ms - self._last_tx >= HEARTBEAT_MS:
+            out += self._raw(Heartbeat(0, device_ms), now_ms)
+        return bytes(out)
+
+    def alive(self, now_ms: int) -> bool:
+        """Whether a valid frame arrived within :data:`LOST_AFTER_MS`."""
+        return now_ms - self._last_rx < LOST_AFTER_MS
+
+    def pending(self) -> int:
+        """Messages sent and not yet acknowledged."""
+        return len(self._pending)

@@ -1,0 +1,109 @@
+"""``rackclock director``: the tournament director's console (docs/director.md)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+__all__ = ["log_files", "register"]
+
+_LOG_SUFFIXES = (".sqlite", ".jsonl")
+
+
+def register(sub: Any) -> None:
+    """Add the ``director`` command."""
+    cmd = sub.add_parser(
+        "director",
+        help="the director's console: every table, timelines, rulings, exports",
+        description=(
+            "Shows every table sorted by what needs attention (overtime, a pending "
+            "challenge, a long neutralization, a device offline, clock drift). Enter opens a "
+            "table's timeline, to scrub to any instant. Rulings: a adjust, r resume, "
+            "f forfeit, n neutralize. x exports GCG, the log and the results files. "
+            "Tables come from the venue broker (--broker) or from log files (--log)."
+        ),
+    )
+    src = cmd.add_mutually_exclusive_group(required=True)
+    src.add_argument("--broker", metavar="URL", help="the venue broker, mqtt[s]://host[:port]")
+    src.add_argument(
+        "--log",
+        nargs="+",
+        type=Path,
+        metavar="FILE",
+        help="event logs (SQLite or JSON Lines), or folders of them (e.g. the venue archive)",
+    )
+    cmd.add_argument("--name", default="director", help="your name, logged with every ruling")
+    cmd.add_argument("--desk", default="desk", help="this console's name on the broker")
+    cmd.add_argument(
+        "--neutral-alert-s",
+        type=int,
+        default=60,
+        metavar="S",
+        help="flag a clock neutralized longer than this (default 60)",
+    )
+    cmd.add_argument(
+        "--export-dir", type=Path, default=Path("."), help="where exports go (default: here)"
+    )
+    cmd.add_argument(
+        "--round", type=int, help="the round of finished games whose logs do not give one"
+    )
+    cmd.add_argument("--high-contrast", action="store_true", help="the high-contrast theme")
+    cmd.set_defaults(handler=run)
+
+
+def log_files(paths: list[Path]) -> list[Path]:
+    """The files named, with folders replaced by the logs under them.
+
+    Raises:
+        FileNotFoundError: A path that does not exist.
+    """
+    out: list[Path] = []
+    for p in paths:
+        if p.is_dir():
+            out += sorted(f for f in p.rglob("*") if f.suffix in _LOG_SUFFIXES and f.is_file())
+        elif p.exists():
+            out.append(p)
+        else:
+            raise FileNotFoundError(f"no such file: {p}")
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    """Open the console."""
+    from terminal_ui.director.app import DirectorApp, DirectorConfig
+
+    logs: list[Path] = []
+    if args.log:
+        try:
+            logs = log_files(args.log)
+        except FileNotFoundError as exc:
+            sys.stderr.write(f"rackclock director: {exc}\n")
+            return 2
+        if not logs:
+            sys.stderr.write("rackclock director: no .sqlite or .jsonl log found\n")
+            return 2
+    if args.broker:
+        from firmware_bridge.venue.mqtt_session import parse_url
+
+        try:
+            parse_url(args.broker)
+        except ValueError as exc:
+            sys.stderr.write(f"rackclock director: {exc}\n")
+            return 2
+    if args.round is not None and args.round < 1:
+        sys.stderr.write("rackclock director: --round starts at 1\n")
+        return 2
+    cfg = DirectorConfig(
+        broker=args.broker,
+        logs=tuple(logs),
+        name=args.name,
+        desk=args.desk,
+        neutral_alert_s=args.neutral_alert_s,
+        export_dir=args.export_dir,
+        round=args.round,
+        high_contrast=args.high_contrast,
+    )
+    result = DirectorApp(cfg).run()
+    return result or 0

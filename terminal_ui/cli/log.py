@@ -1,0 +1,93 @@
+"""``rackclock log verify|export|import``: the hash-chained event log."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from clock.log.eventlog import export_jsonl, import_jsonl, verify
+from engine.errors import EngineError
+
+__all__ = ["register"]
+
+
+def register(sub: Any) -> None:
+    """Add the ``log`` command group."""
+    log = sub.add_parser("log", help="verify, export or import an event log")
+    lsub = log.add_subparsers(dest="log_command", metavar="ACTION", required=True)
+    ver = lsub.add_parser(
+        "verify",
+        help="check the hash chain: detects any alteration or truncation",
+        description="Recomputes the SHA-256 chain of a log; exit status 0 only if it is intact.",
+    )
+    ver.add_argument("file", metavar="FILE")
+    ver.add_argument("--json", action="store_true")
+    ver.set_defaults(handler=run_verify)
+    exp = lsub.add_parser("export", help="write the log as JSON Lines")
+    exp.add_argument("file", metavar="FILE")
+    exp.add_argument("-o", "--output", metavar="OUT", help="output file (default: stdout)")
+    exp.add_argument(
+        "--include-refused", action="store_true", help="also write refused commands, marked refused"
+    )
+    exp.set_defaults(handler=run_export)
+    imp = lsub.add_parser("import", help="build a new log from JSON Lines")
+    imp.add_argument("jsonl", metavar="JSONL")
+    imp.add_argument("-o", "--output", metavar="FILE", required=True, help="new log file")
+    imp.set_defaults(handler=run_import)
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    """Verify one log."""
+    result = verify(args.file)
+    if args.json:
+        doc = {
+            "file": args.file,
+            "ok": result.ok,
+            "count": result.count,
+            "head_hash": result.head_hash,
+            "problems": [{"seq": s, "message": m} for s, m in result.problems],
+        }
+        sys.stdout.write(json.dumps(doc) + "\n")
+    elif result.ok:
+        sys.stdout.write(
+            f"OK    {args.file}  ({result.count} events, head {result.head_hash[:16]})\n"
+        )
+    else:
+        sys.stdout.write(f"FAIL  {args.file}\n")
+        for seq, message in result.problems:
+            where = f"seq {seq}" if seq else "file"
+            sys.stdout.write(f"  {where}: {message}\n")
+    return 0 if result.ok else 1
+
+
+def run_export(args: argparse.Namespace) -> int:
+    """Export a log to JSON Lines."""
+    try:
+        if args.output:
+            with open(args.output, "w", encoding="utf-8") as out:
+                n = export_jsonl(args.file, out, include_refused=args.include_refused)
+        else:
+            n = export_jsonl(args.file, sys.stdout, include_refused=args.include_refused)
+    except (OSError, EngineError) as exc:
+        sys.stderr.write(f"rackclock log export: {exc}\n")
+        return 1
+    if args.output:
+        sys.stderr.write(f"{n} events written to {args.output}\n")
+    return 0
+
+
+def run_import(args: argparse.Namespace) -> int:
+    """Import JSON Lines into a new log; report unreadable lines."""
+    try:
+        lines = Path(args.jsonl).read_text(encoding="utf-8").splitlines()
+        result = import_jsonl(lines, args.output)
+    except (OSError, UnicodeDecodeError, EngineError) as exc:
+        sys.stderr.write(f"rackclock log import: {exc}\n")
+        return 1
+    for line, message in result.errors:
+        sys.stderr.write(f"{args.jsonl}:{line}: {message}\n")
+    sys.stdout.write(f"{result.count} events imported into {args.output}\n")
+    return 0 if not result.errors else 1

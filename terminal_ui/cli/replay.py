@@ -1,0 +1,120 @@
+"""``rackclock replay FILE [--at MS] [--json]``: the state of a game log at any instant."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from engine.events import Event
+from engine.rules.machine import time_text
+from engine.rules.replay import Rejected, parse_jsonl, replay, report
+
+__all__ = ["load_log", "register"]
+
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def register(sub: Any) -> None:
+    """Add the ``replay`` command."""
+    cmd = sub.add_parser(
+        "replay",
+        help="replay a game log (SQLite or JSON Lines) to its end or to an instant",
+        description=(
+            "Replays a log and prints whose turn it is, the phase, both clocks, scores and "
+            "penalties, the board, every ruling with its rule, refused lines, and the result."
+        ),
+    )
+    cmd.add_argument("file", metavar="FILE", help="an event log (.sqlite) or JSON Lines file")
+    cmd.add_argument("--at", type=int, metavar="MS", help="instant on the table's timeline")
+    cmd.add_argument("--json", action="store_true", help="print one JSON object")
+    cmd.set_defaults(handler=run)
+
+
+def load_log(path: Path) -> tuple[list[tuple[int, Event]], list[Rejected]]:
+    """Read events from a SQLite event log or a JSON Lines file.
+
+    Raises:
+        OSError: The file cannot be read.
+        engine.errors.EngineError: A SQLite file that is not an event log.
+    """
+    with path.open("rb") as f:
+        magic = f.read(len(_SQLITE_MAGIC))
+    if magic == _SQLITE_MAGIC:
+        from clock.log.eventlog import EventLog
+
+        with EventLog.open(path, create=False) as log:
+            return list(log.events()), []
+    data = path.read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        return [], [Rejected(line, f"not UTF-8 at byte offset {exc.start}", "events.md")]
+    return parse_jsonl(text)
+
+
+def _clock(ms: int) -> str:
+    secs, rem = divmod(abs(ms), 1000)
+    sign = "-" if ms < 0 else ""
+    return f"{sign}{secs // 60}:{secs % 60:02d}.{rem // 100}"
+
+
+def _human(rep: dict[str, Any]) -> str:
+    players = rep["players"]
+    out = [f"{rep['variant']}: {players[0]} vs {players[1]}  (at {_clock(rep['at_ms'])})"]
+    out.append(f"phase:   {rep['phase_text']}")
+    clocks = []
+    for name, c in zip(players, rep["clocks"], strict=True):
+        run = " running" if c["running"] else ""
+        pen = f" penalty {c['penalty']}" if c["penalty"] else ""
+        clocks.append(f"{name} {_clock(c['remaining_ms'])}{run}{pen}")
+    if rep["neutralized"]:
+        clocks.append(f"neutralized: {rep['neutralized']}")
+    out.append("clocks:  " + " | ".join(clocks))
+    out.append(
+        "scores:  " + "  ".join(f"{n} {s}" for n, s in zip(players, rep["scores"], strict=True))
+    )
+    if rep["board"]:
+        out.append("board:")
+        out.extend("  " + row for row in rep["board"])
+    if rep["history"]:
+        out.append("moves:")
+        for h in rep["history"]:
+            out.append(
+                f"  {_clock(h['t'])}  {players[h['player']]:<12} {h['kind']:<10} "
+                f"{h['text']:<16} {h['score']:+d}  {h['total']}"
+            )
+    out.append("rulings:")
+    for r in rep["rulings"]:
+        out.append(f"  {time_text(r['t'])}  [{r['rule']}] {r['text']}")
+    if rep["rejected"]:
+        out.append("refused lines:")
+        for r in rep["rejected"]:
+            out.append(f"  line {r['line']}: {r['reason']} ({r['rule']})")
+    res = rep["result"]
+    if res:
+        who = "tie" if res["winner"] is None else f"{players[res['winner']]} wins"
+        out.append(
+            f"result:  {who} {res['scores'][0]}-{res['scores'][1]}, spread {res['spread']} "
+            f"({res['reason']})"
+        )
+    return "\n".join(out)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Replay and print; exit 1 if the file cannot be read."""
+    from engine.errors import EngineError
+
+    path = Path(args.file)
+    try:
+        events, bad = load_log(path)
+    except (OSError, EngineError) as exc:
+        sys.stderr.write(f"rackclock replay: {path}: {exc}\n")
+        return 1
+    state, rejected = replay(events, at=args.at)
+    rep = report(state, args.at, sorted(bad + rejected, key=lambda r: r.line))
+    sys.stdout.write((json.dumps(rep) if args.json else _human(rep)) + "\n")
+    return 0

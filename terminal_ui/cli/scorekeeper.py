@@ -1,0 +1,78 @@
+"""``rackclock scorekeeper``: the non-playing scorekeeper's screen (Toronto speed play)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from terminal_ui.cli.args import players
+
+__all__ = ["register"]
+
+
+def register(sub: Any) -> None:
+    """Add the ``scorekeeper`` command."""
+    cmd = sub.add_parser(
+        "scorekeeper",
+        help="the scorekeeper's screen for speed play (first letter and score per turn)",
+        description=(
+            "Opens the non-playing scorekeeper's screen (TOR-1) in scoresheet mode. Type a "
+            "turn as first letter and score (q24, Enter); '-' or '0' is a scoreless turn; "
+            "'2:b12' or Tab scores the other player. The players' clock keys are [ (F1) and "
+            "] (F2) unless a clock device is given. The game is logged to a new file in the "
+            "data directory unless --log names one, which resumes its game."
+        ),
+    )
+    cmd.add_argument(
+        "--variant", default="toronto-speed", help="rule variant (default toronto-speed)"
+    )
+    cmd.add_argument("--log", type=Path, help="event log to write or resume")
+    cmd.add_argument(
+        "--players", type=players, default="Player 1,Player 2", help="two names, comma-separated"
+    )
+    cmd.add_argument("--first", type=int, default=0, choices=(0, 1), help="who starts (0 or 1)")
+    cmd.add_argument(
+        "--clock", default="emulated", help="emulated (default), serial:PATH, mqtt:URL"
+    )
+    cmd.add_argument("--high-contrast", action="store_true", help="the high-contrast theme")
+    cmd.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Open the scorekeeper's screen."""
+    from clock.timeline import MonotonicTimeline
+    from engine.errors import EngineError
+    from engine.rules.variant import load_variant
+    from firmware_bridge.host.devices import open_device
+    from terminal_ui.scorekeeper.app import ScorekeeperApp, ScorekeeperConfig, default_log_path
+
+    try:
+        variant = load_variant(args.variant)
+    except EngineError as exc:
+        sys.stderr.write(f"rackclock scorekeeper: {exc}\n")
+        return 2
+    timeline = MonotonicTimeline()
+    device = None
+    if args.clock != "emulated":
+        try:
+            device = open_device(args.clock, timeline, variant.initial_ms)
+        except ValueError as exc:
+            sys.stderr.write(f"rackclock scorekeeper: {exc}\n")
+            return 2
+        if device is None:
+            sys.stderr.write(f"rackclock scorekeeper: cannot open clock {args.clock!r}\n")
+            return 2
+    cfg = ScorekeeperConfig(
+        log=args.log or default_log_path(),
+        variant=args.variant,
+        players=args.players,
+        first=args.first,
+        device=device,
+        high_contrast=args.high_contrast,
+        timeline=timeline,
+    )
+    result = ScorekeeperApp(cfg).run()
+    sys.stdout.write(f"game log: {cfg.log}\n")
+    return result or 0

@@ -1,0 +1,87 @@
+"""``rackclock serve``: one table, headless."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from pathlib import Path
+from typing import Any
+
+from engine.errors import EngineError
+from terminal_ui.cli.args import players
+
+__all__ = ["register"]
+
+
+def register(sub: Any) -> None:
+    """Add the ``serve`` command."""
+    cmd = sub.add_parser(
+        "serve",
+        help="run one table headless (a table computer without a screen)",
+        description=(
+            "Runs one table's clock service. Reopens an existing log and resumes its game "
+            "(neutralized, with the time it was down logged); otherwise starts a new game. "
+            "Commands on standard input: 'press 0', 'press 1', 'pause', JSON events, 'state', "
+            "'quit'. Each outcome is printed as a JSON line after its commit."
+        ),
+    )
+    cmd.add_argument("--variant", required=True, help="rule variant name or TOML file")
+    cmd.add_argument("--log", required=True, type=Path, help="SQLite event log (created if new)")
+    cmd.add_argument(
+        "--clock", default="emulated", help="emulated (default), none, serial:PATH or mqtt:URL"
+    )
+    cmd.add_argument(
+        "--players", type=players, default="Player 1,Player 2", help="two names, comma-separated"
+    )
+    cmd.add_argument("--first", type=int, default=0, choices=(0, 1))
+    cmd.add_argument("--mode", choices=("board", "scoresheet"), help="override the variant's mode")
+    cmd.add_argument(
+        "--authority",
+        choices=("host", "device"),
+        default="host",
+        help="whose times rule: the service's (host) or the device's",
+    )
+    cmd.add_argument(
+        "--drift-ms",
+        type=int,
+        default=250,
+        help="device-authoritative: a gap beyond this becomes a ruling",
+    )
+    cmd.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the service until quit or end of input."""
+    from clock.table.serve import ServeConfig, serve
+    from firmware_bridge.host.devices import open_device
+
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    cfg = ServeConfig(
+        args.log,
+        args.variant,
+        args.players,
+        args.first,
+        args.mode,
+        args.clock,
+        args.authority,
+        args.drift_ms,
+    )
+    attach = None
+    if args.clock.startswith("mqtt:"):
+        from firmware_bridge.venue.publisher import TablePublisher
+
+        url = args.clock.removeprefix("mqtt:")
+
+        def attach(service: Any) -> Any:
+            # The table's state and director commands on the same broker as its clock.
+            return TablePublisher.from_url(service, url)
+
+    try:
+        return asyncio.run(serve(cfg, device_factory=open_device, attach=attach))
+    except EngineError as exc:
+        sys.stderr.write(f"rackclock serve: {exc}\n")
+        return 1
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,77 @@
+"""``rackclock table``: the table terminal, the main job."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from terminal_ui.cli.args import players
+
+__all__ = ["register"]
+
+
+def register(sub: Any) -> None:
+    """Add the ``table`` command."""
+    cmd = sub.add_parser(
+        "table",
+        help="the table terminal for two players (runs on an emulated clock by default)",
+        description=(
+            "Opens the table terminal. Each player's clock key: [ (or F1) left, ] (or F2) right. "
+            "Plays and commands are typed on the command line. The game is logged to a new "
+            "file in the data directory unless --log names one, which resumes its game."
+        ),
+    )
+    cmd.add_argument("--variant", default="nzasp", help="rule variant (default nzasp)")
+    cmd.add_argument("--log", type=Path, help="event log to write or resume")
+    cmd.add_argument(
+        "--players", type=players, default="Player 1,Player 2", help="two names, comma-separated"
+    )
+    cmd.add_argument("--first", type=int, default=0, choices=(0, 1))
+    cmd.add_argument("--mode", choices=("board", "scoresheet"))
+    cmd.add_argument(
+        "--clock", default="emulated", help="emulated (default), serial:PATH, mqtt:URL"
+    )
+    cmd.add_argument("--words", type=Path, help="word list for self-adjudication")
+    cmd.add_argument("--high-contrast", action="store_true", help="the high-contrast theme")
+    cmd.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Open the table terminal."""
+    from clock.timeline import MonotonicTimeline
+    from engine.errors import EngineError
+    from engine.play.lexicon import load_word_list
+    from engine.rules.variant import load_variant
+    from firmware_bridge.host.devices import open_device
+    from terminal_ui.table.app import TableApp, TableConfig, default_log_path
+
+    try:
+        variant = load_variant(args.variant)
+        words = load_word_list(args.words) if args.words else None
+    except EngineError as exc:
+        sys.stderr.write(f"rackclock table: {exc}\n")
+        return 2
+    timeline = MonotonicTimeline()
+    device = None
+    if args.clock != "emulated":
+        device = open_device(args.clock, timeline, variant.initial_ms)
+        if device is None:
+            sys.stderr.write(f"rackclock table: cannot open clock {args.clock!r}\n")
+            return 2
+    cfg = TableConfig(
+        log=args.log or default_log_path(),
+        variant=args.variant,
+        players=args.players,
+        first=args.first,
+        mode=args.mode,
+        device=device,
+        words=words,
+        high_contrast=args.high_contrast,
+        timeline=timeline,
+        publish_url=args.clock.removeprefix("mqtt:") if args.clock.startswith("mqtt:") else None,
+    )
+    result = TableApp(cfg).run()
+    sys.stdout.write(f"game log: {cfg.log}\n")
+    return result or 0

@@ -1,0 +1,250 @@
+"""``rackclock venue``: the hub for a room of tables.
+
+Without ``--broker`` it runs a managed Mosquitto (:mod:`firmware_bridge.venue.broker`)
+with its configuration and persistence in the data folder; with one, it uses
+that broker. It prints how tables, clocks and directors connect, then archives
+every table under ``<data>/archive/<venue>/``: the latest state
+(``<table>.json``) whenever one arrives, and the whole event log
+(``<table>.jsonl``, fetched with the director command ``get_log``) whenever a
+finished game's state changes, so results can be exported after the tables are
+gone (``rackclock director --log <data>/archive``). It runs until ctrl+c, then
+stops Mosquitto cleanly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import signal
+import socket
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    from firmware_bridge.venue.topics import TableTopics
+
+__all__ = ["Archive", "register"]
+
+log = logging.getLogger(__name__)
+
+
+def register(sub: Any) -> None:
+    """Add the ``venue`` command."""
+    cmd = sub.add_parser(
+        "venue",
+        help="the hub for a room of tables: a managed MQTT broker and the archive",
+        description=(
+            "Starts the venue's MQTT broker (a managed mosquitto; or uses --broker), prints "
+            "how tables and directors connect, and archives each table's state and, at the "
+            "end of each game, its event log under the data folder. Runs until ctrl+c."
+        ),
+    )
+    cmd.add_argument("--broker", metavar="URL", help="use this broker instead of starting one")
+    cmd.add_argument("--port", type=int, default=1883, help="the managed broker's port (1883)")
+    cmd.add_argument("--data", type=Path, help="data folder (default: the user's data dir)")
+    cmd.add_argument(
+        "--local", action="store_true", help="listen on 127.0.0.1 only (default: every interface)"
+    )
+    cmd.add_argument("--password-file", type=Path, help="mosquitto_passwd file: logins only")
+    cmd.add_argument("--acl-file", type=Path, help="mosquitto ACL (deploy/mosquitto/make_acl.py)")
+    cmd.add_argument(
+        "--user",
+        help="the hub's broker login (default: director when there is a password file); "
+        "the password is read from $RACKCLOCK_MQTT_PASSWORD",
+    )
+    cmd.add_argument("--advertise", metavar="HOST", help="the host name printed for clients")
+    cmd.add_argument("--venue", default="<venue>", help="the venue name printed for tables")
+    cmd.set_defaults(handler=run)
+
+
+def default_data_dir() -> Path:
+    """``$XDG_DATA_HOME/rackclock/venue``."""
+    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "rackclock" / "venue"
+
+
+def lan_address() -> str:
+    """This machine's address on the network it would reach others through."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("192.0.2.1", 9))  # TEST-NET-1: picks the route, sends nothing
+            addr: str = s.getsockname()[0]
+            return addr
+        except OSError:
+            return socket.gethostname()
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+
+
+def _say(out: TextIO, text: str) -> None:
+    out.write(text + "\n")
+    out.flush()
+
+
+class Archive:
+    """Keeps every table's latest state, and its log after each finished game, on disk."""
+
+    def __init__(self, url: str, root: Path, *, out: TextIO = sys.stdout) -> None:
+        from firmware_bridge.venue.director_link import DirectorLink
+        from firmware_bridge.venue.mqtt_session import parse_url
+
+        self.root = root
+        """``<data>/archive``."""
+        self.logs_archived = 0
+        """Logs written."""
+        self._out = out
+        self._archived_seq: dict[TableTopics, int | None] = {}
+        self._fetching: set[TableTopics] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._online: dict[TableTopics, bool | None] = {}
+        self.link = DirectorLink(parse_url(url), desk="hub", on_change=self._on_change)
+        """The broker connection."""
+
+    def paths(self, venue: str, table: str) -> tuple[Path, Path]:
+        """The state file and the log file of a table."""
+        folder = self.root / venue
+        return folder / f"{table}.json", folder / f"{table}.jsonl"
+
+    async def run(self) -> None:
+        """Archive until cancelled."""
+        self.link.start()
+        try:
+            await asyncio.Future()
+        finally:
+            for task in self._tasks:
+                task.cancel()
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+            await self.link.close()
+
+    def _on_change(self, topics: TableTopics) -> None:
+        snap = self.link.tables[topics]
+        if snap.online != self._online.get(topics):
+            self._online[topics] = snap.online
+            if snap.online is not None:
+                word = "online" if snap.online else "offline"
+                _say(self._out, f"table {topics.venue}/{topics.table}: {word}")
+        doc = snap.doc
+        if doc is None or snap.removed:
+            return
+        state_path, _ = self.paths(topics.venue, topics.table)
+        try:
+            _write_atomic(state_path, json.dumps(doc).encode())
+        except OSError:
+            log.exception("cannot archive the state of %s", topics.base)
+        over = doc["state"].get("result") is not None
+        seq = doc.get("seq")
+        if over and seq != self._archived_seq.get(topics) and topics not in self._fetching:
+            self._fetching.add(topics)
+            task = asyncio.create_task(self._fetch(topics, seq), name=f"archive[{topics.base}]")
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _fetch(self, topics: TableTopics, seq: int | None) -> None:
+        from firmware_bridge.venue.director_link import DirectorError
+
+        try:
+            text = await self.link.get_log_text(topics)
+        except DirectorError as exc:
+            _say(self._out, f"table {topics.venue}/{topics.table}: log not archived: {exc}")
+            return
+        finally:
+            self._fetching.discard(topics)
+        _, log_path = self.paths(topics.venue, topics.table)
+        try:
+            _write_atomic(log_path, text.encode())
+        except OSError as exc:
+            _say(self._out, f"cannot write {log_path}: {exc}")
+            return
+        self._archived_seq[topics] = seq
+        self.logs_archived += 1
+        count = text.count("\n")
+        _say(self._out, f"archived {topics.venue}/{topics.table}: {count} events in {log_path}")
+
+
+async def _hub(url: str, root: Path) -> None:
+    archive = Archive(url, root)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows
+        loop.add_signal_handler(signal.SIGTERM, stop.set)
+    task = asyncio.create_task(archive.run(), name="venue.archive")
+    try:
+        await stop.wait()
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+
+def run(args: argparse.Namespace) -> int:
+    """Start the broker (unless given one), print how to connect, archive until ctrl+c."""
+    from firmware_bridge.venue.broker import BrokerConfig, Mosquitto, MosquittoError
+    from firmware_bridge.venue.mqtt_session import parse_url
+
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    out = sys.stdout
+    data: Path = (args.data or default_data_dir()).resolve()
+    data.mkdir(parents=True, exist_ok=True)
+    broker: Mosquitto | None = None
+    if args.broker:
+        try:
+            settings = parse_url(args.broker)
+        except ValueError as exc:
+            sys.stderr.write(f"rackclock venue: {exc}\n")
+            return 2
+        host, port, url = settings.host, settings.port, args.broker
+        scheme = "mqtts" if settings.tls is not None else "mqtt"
+        _say(out, f"rackclock venue: using the broker {host}:{port}; data in {data}")
+    else:
+        bind = "127.0.0.1" if args.local else "0.0.0.0"
+        cfg = BrokerConfig(
+            data / "mosquitto",
+            port=args.port,
+            bind=bind,
+            password_file=args.password_file.resolve() if args.password_file else None,
+            acl_file=args.acl_file.resolve() if args.acl_file else None,
+            max_queued_messages=1000,
+        )
+        try:
+            broker = Mosquitto.configure(cfg, data)
+            broker.start()
+        except MosquittoError as exc:
+            sys.stderr.write(f"rackclock venue: {exc}\n")
+            return 1
+        user = args.user or ("director" if args.password_file else None)
+        url = broker.url(user=user)
+        host = "127.0.0.1" if args.local else lan_address()
+        port, scheme = args.port, "mqtt"
+        _say(out, f"rackclock venue: mosquitto listening on {bind}:{port}; data in {data}")
+    host = args.advertise or host
+    base = f"{scheme}://{host}:{port}"
+    _say(out, "Tables (one command per table; the terminal for players, or headless):")
+    _say(out, f"  rackclock table --clock mqtt:{base}/{args.venue}/<table>")
+    _say(out, f"  rackclock serve --variant nzasp --log TABLE.sqlite --clock mqtt:{base}/"
+              f"{args.venue}/<table>")  # fmt: skip
+    _say(out, "Clocks without hardware:")
+    _say(out, f"  rackclock emulate-clock --mqtt {base}/{args.venue}/<table>")
+    _say(out, "Director:")
+    _say(out, f"  rackclock director --broker {base}")
+    _say(out, f"Archive: {data / 'archive'} (afterwards: rackclock director --log "
+              f"{data / 'archive'})")  # fmt: skip
+    _say(out, "Stop with ctrl+c.")
+    try:
+        asyncio.run(_hub(url, data / "archive"))
+    except KeyboardInterrupt:
+        pass
+    finally:
+        if broker is not None:
+            status = broker.stop()
+            _say(out, f"mosquitto stopped (exit status {status})")
+    return 0

@@ -1,0 +1,1 @@
+"""The tournament director's console: overview, timelines, rulings and exports."""

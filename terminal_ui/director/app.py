@@ -1,0 +1,410 @@
+"""``rackclock director``: the tournament director's console.
+
+Every table at a glance, sorted by what needs attention; a table's timeline,
+scrubbed to any instant; rulings (time or score adjustments, resuming the
+clock, forfeits); and exports (GCG, the log, NASPA and tsh results files).
+
+Two sources of tables:
+
+- **broker** (``--broker URL``): every table's retained state from the venue
+  broker (:class:`firmware_bridge.venue.director_link.DirectorLink`); the running
+  clock is extrapolated from the state's publication time; a timeline is
+  fetched from the table (``get_log``) and rulings are director commands that
+  the table answers (accepted, or refused with the rule);
+- **logs** (``--log FILE...``): each file (SQLite or JSON Lines) is a table; the
+  table's time "now" is its service's heartbeat (``<log>.alive``) when there is
+  one, else its last event; a ruling is checked with the engine and appended to
+  the file. A running table service must not be writing that file.
+
+The pure parts import no Textual: rows and flags (:mod:`terminal_ui.director.rows`),
+tables (:mod:`terminal_ui.director.tables`), rulings offline
+(:mod:`terminal_ui.director.rulings`) and exports (:mod:`terminal_ui.director.exports`);
+the screens have modules of their own. This module is the app shell, and
+re-exports the names the commands and tests use; docs/director.md describes
+the screens and the keys.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.markup import escape
+from textual import on, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.screen import ModalScreen
+from textual.widgets import DataTable, Footer, Header, Static
+
+from engine.errors import EngineError
+from engine.events import Event
+from engine.rules.machine import time_text
+from terminal_ui.director.config import DirectorConfig
+from terminal_ui.director.exports import (
+    ExportReport,
+    KnownGame,
+    export_game,
+    export_results,
+    finished_games,
+)
+from terminal_ui.director.rows import DRIFT_RULE, Flag, Row, snapshot_row, sort_rows, summarize
+from terminal_ui.director.rulings import RulingKind, offline_ruling, parse_time_ms
+from terminal_ui.director.screens.export import ExportScreen
+from terminal_ui.director.screens.ruling import RulingScreen
+from terminal_ui.director.screens.timeline import TimelineScreen
+from terminal_ui.director.tables import Table, file_row, split_games, table_now, unique_labels
+from terminal_ui.shared.widgets import clock_text
+from terminal_ui.table.app import HIGH_CONTRAST
+
+if TYPE_CHECKING:  # imported when used: offline, the console needs no MQTT
+    from firmware_bridge.venue.director_link import DirectorLink
+
+__all__ = [
+    "DRIFT_RULE",
+    "DirectorApp",
+    "DirectorConfig",
+    "ExportReport",
+    "ExportScreen",
+    "Flag",
+    "KnownGame",
+    "Row",
+    "RulingScreen",
+    "Table",
+    "TimelineScreen",
+    "export_game",
+    "export_results",
+    "finished_games",
+    "offline_ruling",
+    "parse_time_ms",
+    "sort_rows",
+    "split_games",
+    "summarize",
+    "table_now",
+]
+
+__test__ = {"parse_time_ms": parse_time_ms}
+"""Doctests of re-exported names, run by ``doctest.testmod`` on this module."""
+
+
+_COLUMNS = (
+    ("flags", "Flags"),
+    ("table", "Table"),
+    ("players", "Players"),
+    ("score", "Score"),
+    ("clocks", "Clocks"),
+    ("stopped", "Stopped"),
+    ("phase", "Phase"),
+    ("age", "Age"),
+)
+
+
+def _cells(row: Row) -> tuple[str, ...]:
+    flags = " ".join(f.value.upper() for f in row.flags)
+    players = f"{row.players[0]} v {row.players[1]}" if row.players[0] else ""
+    clocks = "  ".join(
+        clock_text(row.remaining_ms[s]) + ("*" if row.running == s else "") for s in (0, 1)
+    )
+    stopped = "" if row.neutral_ms is None else time_text(row.neutral_ms)
+    age = row.source or ("" if row.age_ms is None else f"{row.age_ms // 1000}s")
+    score = f"{row.scores[0]}-{row.scores[1]}"
+    return (flags, row.label, players, score, clocks, stopped, row.phase_text, age)
+
+
+class DirectorApp(App[int]):
+    """The director's console."""
+
+    TITLE = "rackclock director"
+    CSS = """
+    #banner { height: auto; color: $text-muted; padding: 0 1; }
+    #overview { height: 1fr; }
+    #feedback { height: auto; padding: 0 1; }
+    #timeline #left { width: 1fr; padding: 0 1; }
+    #timeline #left Static { height: auto; margin-bottom: 1; }
+    RulingScreen, ExportScreen { align: center middle; }
+    #dialog { width: 90; height: auto; max-height: 90%; border: thick $primary;
+              background: $surface; padding: 1 2; }
+    #rounds { height: auto; }
+    .round-row { height: auto; }
+    .round-row Label { padding: 1 1 0 0; }
+    .round { width: 12; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("a", "ruling('adjust')", "Adjust"),
+        Binding("r", "ruling('resume')", "Resume"),
+        Binding("f", "ruling('forfeit')", "Forfeit"),
+        Binding("n", "ruling('neutralize')", "Neutralize"),
+        Binding("x", "export", "Export"),
+        Binding("f4", "toggle_contrast", "Contrast"),
+        Binding("ctrl+q", "quit", "Quit", priority=True),
+    ]
+
+    def __init__(self, config: DirectorConfig) -> None:
+        super().__init__()
+        self.config = config
+        self.tables: dict[str, Table] = {}
+        """Every table known, by key."""
+        self.rows: list[Row] = []
+        """The overview, as last drawn (sorted)."""
+        self.link: DirectorLink | None = None
+        """Broker mode: the broker connection, once started."""
+        self.feedback = ""
+        """The answer to the last ruling."""
+        self._problems: list[str] = []
+
+    # --- layout -------------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("", id="banner")
+        yield DataTable(id="overview", cursor_type="row", zebra_stripes=True)
+        yield Static("", id="feedback")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.register_theme(HIGH_CONTRAST)
+        if self.config.high_contrast:
+            self.theme = HIGH_CONTRAST.name
+        grid = self.query_one("#overview", DataTable)
+        for key, label in _COLUMNS:
+            grid.add_column(label, key=key)
+        if self.config.broker is not None:
+            self.sub_title = f"{self.config.name} | broker {self.config.broker}"
+            self.run_link()
+        else:
+            self.sub_title = f"{self.config.name} | {len(self.config.logs)} log file(s)"
+            self._load_files()
+        self.refresh_overview()
+        self.set_interval(self.config.refresh_s, self.refresh_overview)
+
+    def _load_files(self) -> None:
+        paths = list(self.config.logs)
+        for path, label in zip(paths, unique_labels(paths), strict=True):
+            try:
+                self.tables[str(path)] = Table.from_file(path, label)
+            except (OSError, EngineError) as exc:
+                self._problems.append(f"{path}: {exc}")
+
+    # --- the broker ---------------------------------------------------------------------------
+    @work(exclusive=True, group="link")
+    async def run_link(self) -> None:
+        """Keep the director's broker connection for the app's lifetime."""
+        from firmware_bridge.venue.director_link import DirectorLink
+        from firmware_bridge.venue.mqtt_session import parse_url
+
+        assert self.config.broker is not None
+        link = DirectorLink(parse_url(self.config.broker), desk=self.config.desk)
+        self.link = link
+        link.start()
+        try:
+            await asyncio.Future()
+        finally:
+            await link.close()
+
+    def _broker_rows(self, wall_ms: int, alert_ms: int) -> list[Row]:
+        link = self.link
+        if link is None:
+            return []
+        rows = []
+        for topics, snap in list(link.tables.items()):
+            key = f"{topics.venue}/{topics.table}"
+            if key not in self.tables:
+                self.tables[key] = Table(key, key, venue=topics.venue, table=topics.table)
+            rows.append(snapshot_row(key, snap, wall_ms, alert_ms))
+        return rows
+
+    async def load_log(self, table: Table) -> str:
+        """(Re)load a table's log; returns an error in words, or ""."""
+        if table.path is not None:
+            try:
+                table.reload()
+            except (OSError, EngineError) as exc:
+                return f"{table.path}: {exc}"
+            return ""
+        from firmware_bridge.venue.director_link import DirectorError
+        from firmware_bridge.venue.topics import TableTopics
+
+        if self.link is None:
+            return "not connected to the broker"
+        try:
+            events, bad = await self.link.get_log(TableTopics(table.venue, table.table))
+        except DirectorError as exc:
+            return str(exc)
+        table.set_events(events, bad)
+        return ""
+
+    # --- the overview -------------------------------------------------------------------------
+    def refresh_overview(self) -> None:
+        """Recompute every row and redraw the overview (keeping the cursor's table)."""
+        wall = time.time_ns() // 1_000_000
+        alert = self.config.neutral_alert_s * 1000
+        if self.config.broker is not None:
+            rows = self._broker_rows(wall, alert)
+        else:
+            rows = []
+            for table in self.tables.values():
+                if table.changed():
+                    try:
+                        table.reload()
+                    except (OSError, EngineError) as exc:
+                        table.feedback = f"cannot read: {exc}"
+                rows.append(file_row(table, wall, alert))
+        self.rows = sort_rows(rows)
+        self._draw_rows()
+        self.query_one("#banner", Static).update(escape(self._banner()))
+
+    def _banner(self) -> str:
+        if self.config.broker is not None:
+            link = self.link
+            if link is not None and link.session.connected.is_set():
+                state = "connected"
+            else:
+                err = link.session.stats.last_error if link is not None else ""
+                state = "connecting" + (f" ({err})" if err else "")
+            return f"broker {self.config.broker}: {state}; {len(self.rows)} table(s)"
+        text = (
+            f"{len(self.rows)} log file(s); rulings are appended to the files: "
+            "a running table service must not be writing the same file"
+        )
+        return "\n".join([text, *self._problems])
+
+    def _draw_rows(self) -> None:
+        grid = self.query_one("#overview", DataTable)
+        keys = [r.key for r in self.rows]
+        shown = [rk.value for rk in grid.rows]
+        if keys == shown:
+            for row in self.rows:
+                for (col, _), cell in zip(_COLUMNS, _cells(row), strict=True):
+                    grid.update_cell(row.key, col, cell)
+            return
+        selected = self.selected_key()
+        grid.clear()
+        for row in self.rows:
+            grid.add_row(*_cells(row), key=row.key)
+        if selected in keys:
+            grid.move_cursor(row=keys.index(selected))
+
+    def selected_key(self) -> str | None:
+        """The key of the table under the overview's cursor."""
+        grid = self.query_one("#overview", DataTable)
+        if not self.rows or grid.row_count == 0:
+            return None
+        row = min(max(grid.cursor_row, 0), grid.row_count - 1)
+        key = list(grid.rows)[row].value
+        return key
+
+    def current_table(self) -> Table | None:
+        """The table on the timeline shown, else the one under the cursor."""
+        screen = self.screen
+        if isinstance(screen, TimelineScreen):
+            return screen.table
+        key = self.selected_key()
+        return self.tables.get(key) if key is not None else None
+
+    @on(DataTable.RowSelected, "#overview")
+    def _open(self, event: DataTable.RowSelected) -> None:
+        table = self.tables.get(str(event.row_key.value))
+        if table is not None:
+            self.push_screen(TimelineScreen(table))
+
+    def action_toggle_contrast(self) -> None:
+        self.theme = "textual-dark" if self.theme == HIGH_CONTRAST.name else HIGH_CONTRAST.name
+
+    # --- rulings ------------------------------------------------------------------------------
+    def action_ruling(self, kind: RulingKind) -> None:
+        """Open the ruling dialog for the current table."""
+        if isinstance(self.screen, ModalScreen):
+            return
+        table = self.current_table()
+        if table is None:
+            return
+        row = next((r for r in self.rows if r.key == table.key), None)
+        players = row.players if row is not None and row.players[0] else table.state.players
+        note = ""
+        if table.path is not None:
+            note = (
+                f"Offline: the ruling is checked, then appended to {table.path}. "
+                "A running table service must not be writing this file."
+            )
+            _, live = table_now(table.path, table.state, time.time_ns() // 1_000_000)
+            if live:
+                note += " Its heartbeat is fresh: a service seems to be running on it!"
+
+        def done(event: Event | None) -> None:
+            if event is not None:
+                self.apply_ruling(table, event)
+
+        self.push_screen(RulingScreen(kind, table.label, players, self.config.name, note), done)
+
+    @work(group="rulings")
+    async def apply_ruling(self, table: Table, event: Event) -> None:
+        """Send (broker) or append (offline) a ruling, and show the answer."""
+        name = type(event).__name__
+        if table.path is not None:
+            try:
+                _, text = offline_ruling(table.path, event)
+                table.reload()
+            except (OSError, EngineError) as exc:
+                text = f"failed: {exc}"
+        else:
+            from firmware_bridge.venue.director_link import DirectorError, reply_text
+            from firmware_bridge.venue.topics import TableTopics
+
+            if self.link is None:
+                text = "not connected to the broker"
+            else:
+                try:
+                    reply = await self.link.command(TableTopics(table.venue, table.table), event)
+                    text = reply_text(reply)
+                    if reply.get("accepted") and table.has_log:
+                        await self.load_log(table)
+                except DirectorError as exc:
+                    text = f"no answer: {exc}"
+        self.show_feedback(table, f"{table.label}: {name}: {text}")
+
+    def show_feedback(self, table: Table, text: str) -> None:
+        """Show a ruling's answer on the overview and the table's timeline."""
+        table.feedback = text
+        self.feedback = text
+        self.query_one("#feedback", Static).update(escape(text))
+        for screen in self.screen_stack:
+            if isinstance(screen, TimelineScreen) and screen.table is table:
+                screen.show()
+        self.refresh_overview()
+
+    # --- exports ------------------------------------------------------------------------------
+    def action_export(self) -> None:
+        """Open the export dialog."""
+        if isinstance(self.screen, ModalScreen):
+            return
+        self.push_screen(
+            ExportScreen(self.current_table(), self.config.export_dir, self.config.round)
+        )
+
+    async def known_games(self) -> tuple[list[KnownGame], list[str]]:
+        """Every finished game in every table's log (fetched again on the broker)."""
+        problems: list[str] = []
+        if self.config.broker is not None:
+            tables = list(self.tables.values())
+            errors = await asyncio.gather(*(self.load_log(t) for t in tables))
+            problems += [f"{t.label}: {e}" for t, e in zip(tables, errors, strict=True) if e]
+        have = [t for t in self.tables.values() if t.has_log]
+        return finished_games(have), problems
+
+    def export(
+        self, table: Table | None, games: Sequence[KnownGame], rounds: Mapping[str, int]
+    ) -> ExportReport:
+        """Write the table's game and log, and the results files."""
+        directory = self.config.export_dir
+        out = ExportReport()
+        if table is not None:
+            if table.has_log:
+                game = export_game(table.label, table.events, directory)
+                out.paths += game.paths
+                out.problems += game.problems
+            else:
+                out.problems.append(f"{table.label}: its log is not loaded (open its timeline)")
+        res = export_results(games, rounds, directory, default_round=self.config.round)
+        out.paths += res.paths
+        out.problems += res.problems
+        return out

@@ -1,0 +1,196 @@
+"""The director's overview: one row per table, and the flags that call for attention.
+
+A :class:`Row` is made from a table's report (``engine.rules.replay.report``), its
+running clock moved on to now; rows sort most urgent first. Pure: no Textual.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from engine.rules.state import Phase
+
+if TYPE_CHECKING:  # offline, the console needs no MQTT
+    from firmware_bridge.venue.director_link import TableSnapshot
+
+__all__ = ["DRIFT_RULE", "Flag", "Row", "empty_row", "snapshot_row", "sort_rows", "summarize"]
+
+DRIFT_RULE = "device-authoritative clock"
+"""Rulings whose rule says this: the clock device and the service disagreed."""
+
+
+class Flag(enum.Enum):
+    """Why a table needs the director, most urgent first."""
+
+    STALE = "stale"
+    """Broker: no fresh state (the table terminal stopped publishing)."""
+    OFFLINE = "offline"
+    """Broker: the table terminal or its clock device is offline."""
+    NEUTRAL = "neutral"
+    """The clock has been neutralized longer than the alert threshold."""
+    CHALLENGE = "challenge"
+    """A challenge (or a hold) is pending."""
+    OVERTIME = "overtime"
+    """A player is in overtime."""
+    DRIFT = "drift"
+    """A device-authoritative clock differed from the service: to review."""
+
+
+_PRIORITY = {
+    Flag.STALE: 6,
+    Flag.OFFLINE: 5,
+    Flag.NEUTRAL: 4,
+    Flag.CHALLENGE: 3,
+    Flag.OVERTIME: 2,
+    Flag.DRIFT: 1,
+}
+_LIVE_PHASES = {p.value for p in Phase} - {"not_started", "end_racks", "over"}
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One line of the overview."""
+
+    key: str
+    """The table's key (``venue/table`` or the log's path)."""
+    label: str
+    """The table's name on screen."""
+    players: tuple[str, str]
+    """Both names."""
+    scores: tuple[int, int]
+    """Both scores."""
+    remaining_ms: tuple[int, int]
+    """Both clocks, as of now (the running one extrapolated)."""
+    running: int | None
+    """The seat whose clock runs."""
+    phase: str
+    """``Phase`` value, or ``no_state``."""
+    phase_text: str
+    """The phase in words."""
+    neutral_ms: int | None
+    """How long the clock has been neutralized, if it is and that is known."""
+    flags: tuple[Flag, ...]
+    """What needs attention."""
+    age_ms: int | None = None
+    """Broker: how old the state is."""
+    source: str = ""
+    """``live`` (a service heartbeat), ``log``, or the state's age."""
+
+    @property
+    def priority(self) -> int:
+        """The most urgent flag's weight (0: nothing to do)."""
+        return max((_PRIORITY[f] for f in self.flags), default=0)
+
+    @property
+    def group(self) -> int:
+        """0 playing, 1 not started or unknown, 2 over."""
+        if self.phase in _LIVE_PHASES:
+            return 0
+        return 2 if self.phase in ("end_racks", "over") else 1
+
+
+def summarize(
+    key: str,
+    label: str,
+    rep: Mapping[str, Any],
+    *,
+    elapsed_ms: int = 0,
+    neutral_since_ms: int | None = None,
+    device_online: bool | None = None,
+    table_online: bool | None = None,
+    stale: bool = False,
+    age_ms: int | None = None,
+    neutral_alert_ms: int = 60_000,
+    source: str = "",
+) -> Row:
+    """A row from a report (``engine.rules.replay.report``) read ``elapsed_ms`` ago.
+
+    The running clock is moved on by ``elapsed_ms``; ``neutral_since_ms`` is on
+    the report's timeline (``at_ms``).
+    """
+    clocks = rep["clocks"]
+    running = next((seat for seat in (0, 1) if clocks[seat]["running"]), None)
+    remaining = tuple(
+        c["remaining_ms"] - (elapsed_ms if seat == running else 0) for seat, c in enumerate(clocks)
+    )
+    phase = str(rep["phase"])
+    live = phase in _LIVE_PHASES
+    now = int(rep["at_ms"]) + elapsed_ms
+    neutral_ms = (
+        max(0, now - neutral_since_ms)
+        if rep["neutralized"] and neutral_since_ms is not None
+        else None
+    )
+    flags: list[Flag] = []
+    if live and stale:
+        flags.append(Flag.STALE)
+    if live and (table_online is False or device_online is False):
+        flags.append(Flag.OFFLINE)
+    if live and neutral_ms is not None and neutral_ms > neutral_alert_ms:
+        flags.append(Flag.NEUTRAL)
+    if phase in ("challenge", "hold"):
+        flags.append(Flag.CHALLENGE)
+    if live and any(r < 0 for r in remaining):
+        flags.append(Flag.OVERTIME)
+    if any(DRIFT_RULE in r["rule"] for r in rep["rulings"]):
+        flags.append(Flag.DRIFT)
+    players = rep["players"]
+    scores = rep["scores"]
+    return Row(
+        key,
+        label,
+        (players[0], players[1]),
+        (scores[0], scores[1]),
+        (remaining[0], remaining[1]),
+        running,
+        phase,
+        str(rep["phase_text"]),
+        neutral_ms,
+        tuple(flags),
+        age_ms,
+        source,
+    )
+
+
+def sort_rows(rows: Iterable[Row]) -> list[Row]:
+    """Most urgent first; then tables in play, not started, over; then by name."""
+    return sorted(rows, key=lambda r: (-r.priority, r.group, r.label))
+
+
+def empty_row(key: str, label: str, *, online: bool | None) -> Row:
+    """A table on the broker with no state yet: stale (and offline if it says so)."""
+    flags = (Flag.STALE,) + ((Flag.OFFLINE,) if online is False else ())
+    return Row(key, label, ("", ""), (0, 0), (0, 0), None, "no_state", "no state", None, flags)
+
+
+def snapshot_row(key: str, snap: TableSnapshot, wall_ms: int, neutral_alert_ms: int) -> Row:
+    """The overview row of a table on the broker, from its retained state, as of now.
+
+    The running clock is moved on by the state's age, unless the state is stale.
+    """
+    doc = snap.doc
+    if doc is None:
+        return empty_row(key, key, online=snap.online)
+    stale = snap.stale(wall_ms)
+    age = snap.age_ms(wall_ms)
+    rep = doc["state"]
+    since = doc.get("neutralized_since_ms")
+    now_ms = doc.get("now_ms")
+    if isinstance(since, int) and isinstance(now_ms, int):
+        since += int(rep["at_ms"]) - now_ms  # on the report's timeline
+    device = doc.get("device") or {}
+    return summarize(
+        key,
+        key,
+        rep,
+        elapsed_ms=0 if stale else (age or 0),
+        neutral_since_ms=since if isinstance(since, int) else None,
+        device_online=device.get("online"),
+        table_online=snap.online,
+        stale=stale,
+        age_ms=age,
+        neutral_alert_ms=neutral_alert_ms,
+    )

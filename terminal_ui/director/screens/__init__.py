@@ -1,0 +1,1 @@
+"""The director console's screens: the timeline, a ruling, an export."""

@@ -1,0 +1,226 @@
+"""A table's timeline: its game at any instant (board, clocks, scores, rulings).
+
+The director steps from event to event or by seconds, and from game to game
+of the log; the log is read again (or fetched from the table) on demand.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import ClassVar, Protocol, runtime_checkable
+
+from rich.markup import escape
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Static
+
+from engine.events import EndRacks, Event
+from engine.rules.replay import replay, report
+from engine.rules.state import GameState
+from terminal_ui.director.tables import Table, event_text, offset_text, table_now
+from terminal_ui.shared.widgets import BoardView, clock_text
+
+__all__ = ["LogLoader", "TimelineScreen"]
+
+
+@runtime_checkable
+class LogLoader(Protocol):
+    """The app that shows the timeline: it (re)loads a table's log."""
+
+    async def load_log(self, table: Table) -> str:
+        """(Re)load a table's log; returns an error in words, or ""."""
+        ...
+
+
+class TimelineScreen(Screen[None]):
+    """One table's game, at any instant: board, racks, clocks, scores, rulings."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "app.pop_screen", "Overview"),
+        Binding("up,k", "step(-1)", "Prev event"),
+        Binding("down,j", "step(1)", "Next event"),
+        Binding("left", "seconds(-1)", "-1 s"),
+        Binding("right", "seconds(1)", "+1 s"),
+        Binding("shift+left", "seconds(-10)", "-10 s", show=False),
+        Binding("shift+right", "seconds(10)", "+10 s", show=False),
+        Binding("pageup", "seconds(-60)", "-1 min", show=False),
+        Binding("pagedown", "seconds(60)", "+1 min", show=False),
+        Binding("home", "jump(0)", "Start", show=False),
+        Binding("end", "jump(1)", "End", show=False),
+        Binding("g", "next_game", "Game"),
+        Binding("u", "reload", "Reload"),
+    ]
+
+    def __init__(self, table: Table) -> None:
+        super().__init__()
+        self.table = table
+        """The table shown."""
+        self.game_index = -1
+        """Which game of the log (-1: the last)."""
+        self.at: int | None = None
+        """The instant shown (table time); None: the end."""
+        self.state: GameState = GameState()
+        """The game at ``at``."""
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="timeline"):
+            with Vertical(id="left"):
+                yield Static("", id="when")
+                yield Static("", id="clocks")
+                yield Static("", id="phase")
+                yield Static("", id="racks")
+                yield Static("", id="events")
+                yield Static("", id="rulings")
+                yield Static("", id="feedback")
+            yield BoardView(id="board")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = f"timeline of {self.table.label}"
+        if self.table.has_log:
+            self.show()
+        else:
+            self.action_reload()
+
+    def action_reload(self) -> None:
+        """Read the log again (fetch it from the table on the broker)."""
+        self.query_one("#when", Static).update(f"reading the log of {escape(self.table.label)}...")
+        self.run_worker(self._reload(), exclusive=True, group="timeline")
+
+    async def _reload(self) -> None:
+        app = self.app
+        assert isinstance(app, LogLoader)
+        error = await app.load_log(self.table)
+        if error:
+            self.query_one("#when", Static).update(f"[red]{escape(error)}[/red]")
+            return
+        self.show()
+
+    # --- moving -------------------------------------------------------------------------------
+    def _game(self) -> list[tuple[int, Event]]:
+        games = self.table.games()
+        if not games:
+            return []
+        return games[self.game_index if -len(games) <= self.game_index < len(games) else -1]
+
+    def _times(self) -> list[int]:
+        return [ev.t or 0 for _, ev in self._game()]
+
+    def _end(self) -> int:
+        times = self._times()
+        end = times[-1] if times else 0
+        if self.game_index in (-1, len(self.table.games()) - 1) and self.table.path is not None:
+            end, _ = table_now(self.table.path, self.table.state, time.time_ns() // 1_000_000)
+        return max(end, times[-1] if times else 0)
+
+    def _index(self) -> int:
+        """The last event at or before ``at``."""
+        at = self._at()
+        times = self._times()
+        return max(0, sum(1 for t in times if t <= at) - 1)
+
+    def _at(self) -> int:
+        times = self._times()
+        if not times:
+            return 0
+        at = self._end() if self.at is None else self.at
+        return min(max(at, times[0]), self._end())
+
+    def move_to(self, at: int) -> None:
+        """Show the instant ``at`` (clamped to the game)."""
+        self.at = at
+        self.at = self._at()
+        self.show()
+
+    def action_step(self, n: int) -> None:
+        """To the previous or next event."""
+        times = self._times()
+        if not times:
+            return
+        at = self._at()
+        i = self._index()
+        if n < 0 and at > times[i]:  # between events: back to the one shown
+            self.move_to(times[i])
+        else:
+            self.move_to(times[max(0, min(len(times) - 1, i + n))])
+
+    def action_seconds(self, n: int) -> None:
+        """Move by ``n`` seconds."""
+        self.move_to(self._at() + n * 1000)
+
+    def action_jump(self, end: int) -> None:
+        """To the start (0) or the end (1)."""
+        times = self._times()
+        if times:
+            self.move_to(self._end() if end else times[0])
+
+    def action_next_game(self) -> None:
+        """The next game of the log (round the end)."""
+        n = len(self.table.games())
+        if n:
+            self.game_index = (self.game_index % n + 1) % n
+            self.at = None
+            self.show()
+
+    # --- drawing ------------------------------------------------------------------------------
+    def show(self) -> None:
+        """Replay the game to the instant and draw it."""
+        game = self._game()
+        if not game:
+            self.query_one("#when", Static).update("no game in this log")
+            return
+        at = self._at()
+        t0 = game[0][1].t or 0
+        state, _ = replay(game, at=at)
+        self.state = state
+        rep = report(state, at)
+        players = state.players
+        i = self._index()
+        n_games = len(self.table.games())
+        number = self.game_index % n_games + 1
+        self.query_one("#when", Static).update(
+            f"[b]{escape(self.table.label)}[/b] game {number}/{n_games}: "
+            f"{escape(players[0])} v {escape(players[1])}   at [b]{offset_text(at - t0)}[/b] "
+            f"(table time {at} ms), event {i + 1}/{len(game)}"
+        )
+        clocks = []
+        for seat in (0, 1):
+            c = rep["clocks"][seat]
+            extra = " running" if c["running"] else ""
+            if c["penalty"]:
+                extra += f" penalty {c['penalty']}"
+            clocks.append(
+                f"{escape(players[seat])} [b]{rep['scores'][seat]}[/b]  "
+                f"{clock_text(c['remaining_ms'])}{extra}"
+            )
+        self.query_one("#clocks", Static).update("   |   ".join(clocks))
+        phase = rep["phase_text"]
+        if rep["result"]:
+            res = rep["result"]
+            who = "tie" if res["winner"] is None else f"{players[res['winner']]} wins"
+            phase += f"; result {res['scores'][0]}-{res['scores'][1]}, {who} ({res['reason']})"
+        self.query_one("#phase", Static).update(escape(phase))
+        racks = [ev.racks for _, ev in game if isinstance(ev, EndRacks) and (ev.t or 0) <= at]
+        if racks:
+            r = racks[-1]
+            rack_text = f"end racks: {players[0]} {r[0] or '-'}, {players[1]} {r[1] or '-'}"
+        else:
+            rack_text = "racks: not tracked (only the end racks are logged)"
+        self.query_one("#racks", Static).update(escape(rack_text))
+        lines = []
+        for j in range(max(0, i - 6), min(len(game), i + 7)):
+            seq, ev = game[j]
+            mark = ">" if j == i else " "
+            text = f"{mark} {seq:>4} {offset_text((ev.t or 0) - t0)} {event_text(ev, players)}"
+            lines.append(f"[reverse]{escape(text)}[/reverse]" if j == i else escape(text))
+        self.query_one("#events", Static).update("\n".join(lines))
+        rulings = [
+            f"{offset_text(r.t - t0)} [b]{escape(r.rule)}[/b]: {escape(r.text)}"
+            for r in state.rulings[-4:]
+        ]
+        self.query_one("#rulings", Static).update("\n".join(rulings))
+        self.query_one("#feedback", Static).update(escape(self.table.feedback))
+        self.query_one("#board", BoardView).show(state.board)

@@ -1,0 +1,195 @@
+"""The tables the director's console knows: a log file each, or a table on the broker.
+
+A :class:`Table` holds a log (every game) and the state after it; the table's
+time "now" comes from its service's heartbeat when there is one. Also the
+log's events in words for the timeline. Pure: no Textual.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from clock.log.heartbeat import read_alive
+from engine.events import Event, GameStarted, encode_event
+from engine.rules.machine import advance
+from engine.rules.replay import Rejected, replay, report
+from engine.rules.state import GameState
+from terminal_ui.cli.replay import load_log
+from terminal_ui.director.rows import Row, summarize
+
+__all__ = [
+    "LIVE_WINDOW_MS",
+    "Table",
+    "event_text",
+    "file_row",
+    "is_sqlite",
+    "offset_text",
+    "split_games",
+    "table_now",
+    "unique_labels",
+]
+
+LIVE_WINDOW_MS = 5000
+"""A heartbeat younger than this means a service is running on the log."""
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def split_games(events: Sequence[tuple[int, Event]]) -> list[list[tuple[int, Event]]]:
+    """The games of a log, each from its ``game_started`` (lines before the first are dropped)."""
+    games: list[list[tuple[int, Event]]] = []
+    for item in events:
+        if isinstance(item[1], GameStarted):
+            games.append([])
+        if games:
+            games[-1].append(item)
+    return games
+
+
+def is_sqlite(path: Path) -> bool:
+    """Whether ``path`` is a SQLite file (an event log) rather than JSON Lines."""
+    with path.open("rb") as f:
+        return f.read(len(_SQLITE_MAGIC)) == _SQLITE_MAGIC
+
+
+def table_now(path: Path | None, state: GameState, wall_ms: int) -> tuple[int, bool]:
+    """The table's time now, and whether a service is running on the log.
+
+    A fresh heartbeat (``<log>.alive``) is moved on by the wall clock since it
+    was written; an old one still says the service was alive until then;
+    without one, the log's last event is the latest instant known.
+    """
+    alive = read_alive(path) if path is not None else None
+    if alive is None:
+        return state.t, False
+    since = wall_ms - alive.wall_ms
+    if 0 <= since <= LIVE_WINDOW_MS:
+        return max(state.t, alive.t + since), True
+    return max(state.t, alive.t), False
+
+
+def _signature(path: Path) -> tuple[int, ...]:
+    out: list[int] = []
+    for p in (path, Path(f"{path}-wal")):
+        try:
+            st = p.stat()
+        except OSError:
+            continue
+        out += [st.st_mtime_ns, st.st_size]
+    return tuple(out)
+
+
+@dataclass
+class Table:
+    """One table the console knows: a log file, or a table on the broker."""
+
+    key: str
+    """``venue/table`` (broker) or the file's path."""
+    label: str
+    """Its name on screen and in export file names."""
+    path: Path | None = None
+    """The log file (offline)."""
+    venue: str = ""
+    """Broker: the venue."""
+    table: str = ""
+    """Broker: the table's name."""
+    events: list[tuple[int, Event]] = field(default_factory=list)
+    """The whole log (every game), once loaded."""
+    rejected: list[Rejected] = field(default_factory=list)
+    """Lines that could not be read or that the rules refused."""
+    state: GameState = field(default_factory=GameState)
+    """The state after the whole log."""
+    has_log: bool = False
+    """Whether ``events`` was loaded (always offline; after ``get_log`` on the broker)."""
+    signature: tuple[int, ...] = ()
+    """The file's modification times and sizes when it was read."""
+    feedback: str = ""
+    """The answer to the last ruling."""
+
+    @classmethod
+    def from_file(cls, path: Path, label: str | None = None) -> Table:
+        """Load a log file.
+
+        Raises:
+            OSError, EngineError: It cannot be read.
+        """
+        table = cls(str(path), label or path.stem, path=path)
+        table.reload()
+        return table
+
+    def reload(self) -> None:
+        """Read the log file again.
+
+        Raises:
+            OSError, EngineError: It cannot be read.
+        """
+        assert self.path is not None
+        self.signature = _signature(self.path)
+        events, bad = load_log(self.path)
+        self.set_events(events, bad)
+
+    def changed(self) -> bool:
+        """Whether the file changed since it was read."""
+        return self.path is not None and _signature(self.path) != self.signature
+
+    def set_events(self, events: list[tuple[int, Event]], bad: Sequence[Rejected] = ()) -> None:
+        """Take a log and replay it."""
+        self.events = events
+        self.state, refused = replay(events)
+        self.rejected = sorted([*bad, *refused], key=lambda r: r.line)
+        self.has_log = True
+
+    def games(self) -> list[list[tuple[int, Event]]]:
+        """The log's games, in order."""
+        return split_games(self.events)
+
+
+def unique_labels(paths: Sequence[Path]) -> list[str]:
+    """Each file's name on screen: its stem, with its folder when stems repeat."""
+    stems = [p.stem for p in paths]
+    return [f"{p.parent.name}/{p.stem}" if stems.count(p.stem) > 1 else p.stem for p in paths]
+
+
+def file_row(table: Table, wall_ms: int, neutral_alert_ms: int) -> Row:
+    """The overview row of a log file's table, as of now."""
+    now, live = table_now(table.path, table.state, wall_ms)
+    st = table.state
+    if st.variant is None:
+        return Row(
+            table.key, table.label, ("", ""), (0, 0), (0, 0), None, "not_started",
+            "no game in the log", None, (), source="log",
+        )  # fmt: skip
+    if now > st.t:
+        st = advance(st, now)
+    rep = report(st, now)
+    since = st.clock.since_ms if st.clock.neutral else None
+    return summarize(
+        table.key,
+        table.label,
+        rep,
+        neutral_since_ms=since,
+        neutral_alert_ms=neutral_alert_ms,
+        source="live" if live else "log",
+    )
+
+
+def offset_text(ms: int) -> str:
+    """A signed offset in minutes, seconds and tenths: ``+1:05.3``."""
+    sign = "-" if ms < 0 else "+"
+    tenths = abs(ms) // 100
+    secs, tenth = divmod(tenths, 10)
+    return f"{sign}{secs // 60}:{secs % 60:02d}.{tenth}"
+
+
+def event_text(event: Event, players: tuple[str, str]) -> str:
+    """``tiles_placed Ann move=8D WINDY score=32``."""
+    body = json.loads(encode_event(event))
+    tag = body.pop("type")
+    body.pop("t", None)
+    who = ""
+    if isinstance(body.get("player"), int) and body["player"] in (0, 1):
+        who = " " + players[body.pop("player")]
+    rest = " ".join(f"{k}={v}" for k, v in body.items())
+    return f"{tag}{who} {rest}".rstrip()

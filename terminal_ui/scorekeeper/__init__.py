@@ -1,0 +1,1 @@
+"""The non-playing scorekeeper's screen for speed play."""

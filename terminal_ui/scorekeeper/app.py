@@ -1,0 +1,430 @@
+"""``rackclock scorekeeper``: the non-playing scorekeeper's screen (Toronto speed play).
+
+TOR-1: a scorekeeper who does not play records, for every turn, the first letter
+of the play, its score and the running total, and may lag behind play and
+catch up later. This screen runs the table's clock service in-process (on an
+emulated clock driven by the players' keys, or on a real clock device) in
+scoresheet mode, and keeps the scoresheet:
+
+* ``q24`` then Enter records the turn being scored (first letter Q, 24 points);
+  ``-`` or ``0`` a scoreless turn; ``2:b12`` (or Tab, then ``b12``) records for
+  the other player. The turn being scored is the oldest one not yet scored,
+  whoever played it; passes, exchanges and turns after the no-more-plays cutoff
+  (TOR-8) are recorded as 0 by themselves once the scorekeeper reaches them.
+* Both clocks show large, run into overtime and preview the time penalty
+  (TOR-7); after -1:01 a player may make no more plays (TOR-8, TOR-9).
+* Holds, challenges (TOR-5, TOR-6), verdicts, passes and pauses have keys and
+  typed commands; every ruling is listed with the rule it applies.
+
+Keys: ``[``/F1 and ``]``/F2 are the players' clocks (they sign the result once
+the game is over), F3 hold, F4 release, F5 challenge, F6 valid, F7 invalid,
+F8 pass, F9 pause/resume, F10 high contrast, Tab the other player's turn,
+Esc back to the oldest turn, ctrl+q quits. Typed commands are those of the
+table terminal (:mod:`terminal_ui.table.commands`): ``hold``, ``release``,
+``challenge [WORD...]``, ``valid``, ``invalid``, ``pass``, ``exchange N``,
+``neutral REASON``, ``resume``, ``dispute [N]``, ``racks AEI BCD`` (``-`` for an
+empty rack; also ``end AEI BCD``), ``resign``.
+
+The pure parts import no Textual: the entry parser (:mod:`terminal_ui.scorekeeper.entry`),
+the turn order (:mod:`terminal_ui.scorekeeper.turn_book`) and the configuration
+(:mod:`terminal_ui.scorekeeper.config`); the panels' text and the widgets have
+modules of their own. This module is the app, and re-exports the names the
+command and the tests use.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import ClassVar
+
+from clock.device.emulated import EmulatedClock
+from textual import on, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.css.query import NoMatches
+from textual.markup import escape
+from textual.widgets import Input, Label, Static
+
+from clock.log.eventlog import EventLog
+from clock.table.service import Ack, TableService, Update
+from engine.errors import EngineError
+from engine.events import (
+    Adjudicated,
+    Challenged,
+    ClockPressed,
+    EndRacks,
+    Event,
+    GameStarted,
+    HoldCalled,
+    HoldReleased,
+    Neutralized,
+    Passed,
+    Resumed,
+    Signed,
+    TurnScored,
+)
+from engine.rules.state import GameState, Phase
+from engine.rules.variant import load_variant
+from terminal_ui.scorekeeper.config import ScorekeeperConfig, default_log_path
+from terminal_ui.scorekeeper.entry import Entry, alias_command, describe_event, parse_entry
+from terminal_ui.scorekeeper.sheet_text import phase_line, ruling_text, sheet_lines, target_text
+from terminal_ui.scorekeeper.turn_book import AUTO_ZERO, SCORING_PHASES, TurnBook, TurnRef
+from terminal_ui.scorekeeper.widgets import EntryInput, ResultScreen, SheetClock
+from terminal_ui.table.app import HIGH_CONTRAST
+from terminal_ui.table.commands import CommandError, Preview, interpret
+
+__all__ = [
+    "Entry",
+    "ResultScreen",
+    "ScorekeeperApp",
+    "ScorekeeperConfig",
+    "SheetClock",
+    "TurnBook",
+    "TurnRef",
+    "default_log_path",
+    "parse_entry",
+]
+
+
+class ScorekeeperApp(App[int]):
+    """The scorekeeper's screen."""
+
+    TITLE = "rackclock scorekeeper"
+    CSS = """
+    #clocks { height: auto; }
+    #phase { height: 1; padding: 0 1; text-style: bold; background: $boost; }
+    #target { height: 1; padding: 0 1; }
+    #entry-row { height: 1; }
+    #prompt { width: auto; padding: 0 0 0 1; text-style: bold; color: $primary; }
+    #entry { border: none; height: 1; padding: 0 1; width: 1fr; background: $boost; }
+    #entry:focus { border: none; background-tint: $foreground 8%; }
+    #feedback { height: 2; padding: 0 1; }
+    #logs { height: 1fr; }
+    .sheet { width: 22; height: 1fr; border: round $panel; padding: 0 1; }
+    #rulings { width: 1fr; height: 1fr; border: round $panel; padding: 0 1; }
+    #keys { height: 2; padding: 0 1; color: $text-muted; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left_square_bracket,f1", "press(0)", "Left clock", priority=True),
+        Binding("right_square_bracket,f2", "press(1)", "Right clock", priority=True),
+        Binding("f3", "hold", "Hold", priority=True),
+        Binding("f4", "release", "Release", priority=True),
+        Binding("f5", "challenge", "Challenge", priority=True),
+        Binding("f6", "verdict(True)", "Valid", priority=True),
+        Binding("f7", "verdict(False)", "Invalid", priority=True),
+        Binding("f8", "pass_turn", "Pass", priority=True),
+        Binding("f9", "pause", "Pause/resume", priority=True),
+        Binding("f10", "toggle_contrast", "Contrast", priority=True),
+        Binding("ctrl+q", "quit", "Quit", priority=True),
+    ]
+
+    def __init__(self, config: ScorekeeperConfig) -> None:
+        super().__init__()
+        self.config = config
+        self.service: TableService | None = None
+        self.emulated: EmulatedClock | None = None
+        self.state = GameState()
+        """The latest state drawn."""
+        self.book = TurnBook()
+        """The order of the ended turns."""
+        self.chosen: int | None = None
+        """The player chosen with Tab for the next entry; None = the oldest turn."""
+        self.last_ack: Ack | None = None
+        """The answer to the last command."""
+        self._committed = GameState()
+        self._auto_sent: set[tuple[int, int, int]] = set()
+        self._result: ResultScreen | None = None
+
+    # --- layout ------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="clocks"):
+            yield SheetClock(id="p0")
+            yield SheetClock(id="p1")
+        yield Static(" ", id="phase")
+        yield Static(" ", id="target")
+        with Horizontal(id="entry-row"):
+            yield Label("score >", id="prompt")
+            yield EntryInput(
+                placeholder="q24 Enter · - pass · 2:b12 · hold, challenge...", id="entry"
+            )
+        yield Static(" ", id="feedback")
+        with Horizontal(id="logs"):
+            yield Static("", id="sheet0", classes="sheet")
+            yield Static("", id="sheet1", classes="sheet")
+            yield Static("", id="rulings")
+        yield Static(
+            "[b]\\[[/b] [b]][/b] clocks  [b]F3[/b] hold [b]F4[/b] release [b]F5[/b] challenge "
+            "[b]F6[/b] valid [b]F7[/b] invalid [b]F8[/b] pass [b]F9[/b] pause  "
+            "[b]F10[/b] contrast  [b]Tab[/b] other player  [b]racks AEI BCD[/b] ends",
+            id="keys",
+        )
+
+    def on_mount(self) -> None:
+        self.register_theme(HIGH_CONTRAST)
+        if self.config.high_contrast:
+            self.theme = HIGH_CONTRAST.name
+        self.query_one("#sheet0").border_title = "1"
+        self.query_one("#sheet1").border_title = "2"
+        self.query_one("#rulings").border_title = "rulings (newest first)"
+        self.query_one("#entry", Input).focus()
+        self.run_service()
+        # The clocks are derived from the state's stamps at each redraw; nothing counts.
+        self.set_interval(0.1, self.draw_clocks)
+
+    # --- the service -------------------------------------------------------------------
+    @work(exclusive=True, group="service", exit_on_error=True)
+    async def run_service(self) -> None:
+        cfg = self.config
+        if cfg.log.exists():
+            with EventLog.open(cfg.log, create=False) as log:
+                self.book = TurnBook.rebuild(list(log.events()))
+        device = cfg.device
+        if device is None:
+            try:
+                initial = load_variant(cfg.variant).initial_ms
+            except EngineError:
+                initial = 180_000  # the start below is refused and says why
+            self.emulated = EmulatedClock(cfg.timeline, initial_ms=initial)
+            device = self.emulated
+        self.service = TableService(
+            cfg.log, timeline=cfg.timeline, device=device, heartbeat_ms=cfg.heartbeat_ms
+        )
+        await self.service.start()
+        self._committed = self.service.state
+        self.service.add_listener(self._on_commit)
+        sub = self.service.subscribe()
+        if self.service.state.phase is Phase.NOT_STARTED:
+            ack = await self.service.submit(
+                GameStarted(
+                    variant=cfg.variant, players=cfg.players, first=cfg.first, mode="scoresheet"
+                )
+            )
+            self.show_ack(ack)
+        try:
+            async for update in sub:
+                self.on_update(update)
+        finally:
+            await self.service.stop()
+
+    def _on_commit(self, update: Update) -> None:
+        """Every commit, in order (never dropped): keep the turn book."""
+        if update.event is not None and update.seq is not None:
+            self.book.observe(self._committed, update.event, update.state)
+            self._committed = update.state
+
+    def on_update(self, update: Update) -> None:
+        """Mirror the service's state on the screen."""
+        self.state = update.state
+        if update.refused is not None:
+            self.show_ack(update.refused)
+        self._auto_score()
+        self.draw()
+
+    def _auto_score(self) -> None:
+        """Passes, exchanges and locked-out turns score 0: record them once reached."""
+        st = self.state
+        if st.phase not in SCORING_PHASES:
+            return
+        for p in (0, 1):
+            index = st.scored[p] + 1
+            if index > st.presses[p] or self.book.kind(p, index) not in AUTO_ZERO:
+                continue
+            key = (st.games, p, index)
+            if key not in self._auto_sent:
+                self._auto_sent.add(key)
+                self.submit(TurnScored(player=p, score=0))
+
+    def submit(self, event: Event) -> None:
+        """Send a command to the service; its answer shows when committed."""
+        if self.service is None:
+            return
+        fut = self.service.send(event, "scorekeeper")
+        fut.add_done_callback(lambda f: self.show_ack(f.result()) if not f.exception() else None)
+
+    def show_ack(self, ack: Ack) -> None:
+        """Show what became of the last command."""
+        self.last_ack = ack
+        fb = self.query_one("#feedback", Static)
+        if ack.accepted:
+            fb.update(f"[green]ok[/green]: {escape(describe_event(ack.event, self.state))}")
+        else:
+            fb.update(f"[red]refused[/red]: {escape(ack.reason)} [dim]({escape(ack.rule)})[/dim]")
+
+    def say(self, text: str, style: str = "yellow") -> None:
+        """A message of the screen's own (not from the service)."""
+        self.query_one("#feedback", Static).update(f"[{style}]{escape(text)}[/{style}]")
+
+    # --- drawing -----------------------------------------------------------------------
+    def target(self) -> TurnRef | None:
+        """The turn the next entry scores."""
+        return self.book.target(self.state, self.chosen)
+
+    def draw_clocks(self) -> None:
+        st = self.state
+        if st.variant is None:
+            return
+        now = self.config.timeline.now_ms()
+        with contextlib.suppress(NoMatches):  # the screen is closing
+            for seat in (0, 1):
+                self.query_one(f"#p{seat}", SheetClock).show(st, seat, now)
+
+    def draw(self) -> None:
+        st = self.state
+        if st.variant is None:
+            return
+        self.draw_clocks()
+        self.query_one("#phase", Static).update(escape(phase_line(st)))
+        self.query_one("#target", Static).update(target_text(st, self.book, self.chosen))
+        target = self.target()
+        for p in (0, 1):
+            sheet = self.query_one(f"#sheet{p}", Static)
+            sheet.border_title = f"{p + 1} {st.players[p]}"
+            text = sheet_lines(st, self.book, p, target)
+            room = sheet.content_size.height
+            if room > 0:  # keep the newest lines in view
+                text = "\n".join(text.split("\n")[-room:])
+            sheet.update(text)
+        self.query_one("#rulings", Static).update(ruling_text(st.rulings))
+        if st.phase is Phase.OVER:
+            if self._result is None:
+                self._result = ResultScreen()
+                self.push_screen(self._result, self._result_closed)
+            elif self._result.is_attached:
+                self._result.refresh_state(st)
+
+    def _result_closed(self, _: None) -> None:
+        self.query_one("#entry", Input).focus()
+
+    # --- the entry line ----------------------------------------------------------------
+    @on(Input.Changed, "#entry")
+    def live_check(self, event: Input.Changed) -> None:
+        text = event.value.strip()
+        if not text:
+            return
+        entry = parse_entry(text)
+        if entry is not None:
+            target = self._entry_target(entry)
+            if target is None:
+                self.say("no turn to score for that player")
+            else:
+                name = self.state.players[target.player]
+                letter = entry.letter or "-"
+                self.say(f"Enter: {name} turn {target.index}: {letter} {entry.score}", "green")
+            return
+        try:
+            result = interpret(alias_command(text), self.state, by="scorekeeper")
+        except CommandError as exc:
+            self.say(f"{exc} (or a score: q24, -, 2:b12)")
+            return
+        if isinstance(result, Preview):
+            return
+        self.say(f"Enter: {describe_event(result, self.state)}", "green")
+
+    @on(Input.Submitted, "#entry")
+    def act(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        if not text:
+            return
+        entry = parse_entry(text)
+        if entry is not None:
+            if self.record(entry):
+                event.input.value = ""
+            return
+        try:
+            result = interpret(alias_command(text), self.state, by="scorekeeper")
+        except CommandError as exc:
+            self.say(str(exc), "red")
+            return
+        if isinstance(result, Preview):  # board mode only; never in scoresheet mode
+            return
+        if isinstance(result, EndRacks) and not self._may_end():
+            event.input.value = ""  # the message says which turn to score first
+            return
+        event.input.value = ""
+        self.submit(result)
+
+    def _entry_target(self, entry: Entry) -> TurnRef | None:
+        return self.book.target(
+            self.state, entry.player if entry.player is not None else self.chosen
+        )
+
+    def record(self, entry: Entry) -> bool:
+        """Score a turn; False (with the reason shown) when it cannot be."""
+        st = self.state
+        target = self._entry_target(entry)
+        if target is None:
+            who = st.players[entry.player] if entry.player is not None else "anyone"
+            self.say(f"no turn of {who} to score now", "red")
+            return False
+        if target.kind == "locked" and entry.score and st.variant is not None:
+            rule = st.variant.source("cutoff")
+            self.say(
+                f"{st.players[target.player]}'s turn {target.index} came after -1:01: "
+                f"no more plays, it scores 0 ({rule})",
+                "red",
+            )
+            return False
+        self.submit(TurnScored(player=target.player, score=entry.score, first_letter=entry.letter))
+        self.chosen = None
+        return True
+
+    def _may_end(self) -> bool:
+        pending = [r for r in self.book.pending(self.state) if r.kind == "play"]
+        if pending and self.state.phase is not Phase.END_RACKS:
+            first = pending[0]
+            self.say(
+                f"score every turn before the racks: {self.state.players[first.player]} "
+                f"turn {first.index} is not scored (TOR-1)",
+                "red",
+            )
+            return False
+        return True
+
+    # --- actions -----------------------------------------------------------------------
+    def action_press(self, side: int) -> None:
+        """A player's clock key: the emulated clock's button; after the game, signing."""
+        if self.state.phase is Phase.OVER:
+            self.submit(Signed(player=side))
+        elif self.emulated is not None:
+            self.emulated.press(side)
+        else:
+            self.submit(ClockPressed(player=side))
+
+    def _answerer(self) -> int:
+        last = self.state.last
+        return 1 - last.player if last is not None else self.state.turn
+
+    def action_hold(self) -> None:
+        self.submit(HoldCalled(player=self._answerer()))
+
+    def action_release(self) -> None:
+        self.submit(HoldReleased(player=self._answerer()))
+
+    def action_challenge(self) -> None:
+        self.submit(Challenged(player=self._answerer()))
+
+    def action_verdict(self, acceptable: bool) -> None:
+        self.submit(Adjudicated(acceptable=acceptable, by="adjudicator"))
+
+    def action_pass_turn(self) -> None:
+        self.submit(Passed(player=self.state.turn))
+
+    def action_pause(self) -> None:
+        if self.state.clock.neutral:
+            self.submit(Resumed(by="scorekeeper"))
+        else:
+            self.submit(Neutralized(by="scorekeeper", reason="paused by the scorekeeper"))
+
+    def action_other_player(self) -> None:
+        current = self.target()
+        base = self.chosen if self.chosen is not None else (current.player if current else 0)
+        self.chosen = 1 - base
+        self.draw()
+
+    def action_auto_player(self) -> None:
+        self.chosen = None
+        self.draw()
+
+    def action_toggle_contrast(self) -> None:
+        self.theme = "textual-dark" if self.theme == HIGH_CONTRAST.name else HIGH_CONTRAST.name

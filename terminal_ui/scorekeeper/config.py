@@ -1,0 +1,34 @@
+"""How the scorekeeper's screen was started, and where a new game is logged."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from clock.device.interface import ClockDevice
+from clock.timeline import MonotonicTimeline, Timeline
+from terminal_ui.shared.datadir import new_log_path
+
+__all__ = ["ScorekeeperConfig", "default_log_path"]
+
+
+def default_log_path() -> Path:
+    """A new scorekeeper's log under the user's data directory."""
+    return new_log_path("scorekeeper")
+
+
+@dataclass
+class ScorekeeperConfig:
+    """How the scorekeeper's screen was started."""
+
+    log: Path
+    variant: str = "toronto-speed"
+    players: tuple[str, str] = ("Player 1", "Player 2")
+    first: int = 0
+    device: ClockDevice | None = None
+    """A real clock; None runs the emulated clock driven by the players' keys."""
+    high_contrast: bool = False
+    timeline: Timeline = field(default_factory=MonotonicTimeline)
+    """Where the table's time comes from (a FakeTimeline in tests)."""
+    heartbeat_ms: int = 200
+    """How often the service writes its liveness file (0 = never)."""

@@ -1,0 +1,154 @@
+"""The scorekeeper's panels in words: scoresheets, rulings, the phase, the result.
+
+Pure functions of the game state and the turn book, returning Textual markup
+(escaped with :func:`textual.markup.escape`); no widgets.
+"""
+
+from __future__ import annotations
+
+from textual.markup import escape
+
+from engine.rules.state import GameState, Phase, Ruling, Turn
+from terminal_ui.scorekeeper.turn_book import TurnBook, TurnRef
+
+__all__ = [
+    "phase_line",
+    "result_lines",
+    "ruling_text",
+    "sheet_lines",
+    "short_rule",
+    "target_text",
+]
+
+
+def short_rule(rule: str) -> str:
+    """A rule citation short enough for a narrow panel: ``TOR-8``, ``NASPA IV.J``."""
+    head = rule.split(":", 1)[0].strip()
+    if head.count("(") != head.count(")"):
+        head = head.split("(", 1)[0].strip()
+    return head[:28]
+
+
+def sheet_lines(state: GameState, book: TurnBook, player: int, target: TurnRef | None) -> str:
+    """One player's scoresheet: turn, first letter, score, total; unscored turns last."""
+    rows: list[str] = []
+    n = 0
+    for h in state.history:
+        if h.player != player:
+            continue
+        label = _sheet_label(h, n + 1)
+        if label is None:
+            continue
+        if h.kind == "scored":
+            n += 1
+        rows.append(escape(f"{label:<6}{h.score:+5d}{h.total:6d}"))
+    for ref in book.pending(state):
+        if ref.player != player:
+            continue
+        mark = ">" if target == ref else " "
+        if ref.kind == "play":
+            rows.append(f"[b]{mark}{ref.index:>2} ?  unscored[/b]")
+        else:
+            rows.append(f"{mark}{ref.index:>2} -  {ref.kind}")
+    if target is not None and target.player == player and target.kind == "in play":
+        rows.append(f"[b]>{target.index:>2} ?  in play[/b]")
+    return "\n".join(rows) or "(no turns yet)"
+
+
+def _sheet_label(h: Turn, n: int) -> str | None:
+    if h.kind == "scored":
+        return f"{n:>3} {h.text or '-'}"
+    return {
+        "withdrawn": "  void",
+        "lost_turn": "  lost",
+        "penalty": "  time",
+        "end_racks": "  rack",
+        "adjusted": "  adj",
+    }.get(h.kind)
+
+
+def ruling_text(rulings: tuple[Ruling, ...], last: int = 6) -> str:
+    """The rulings, newest first, each with its rule."""
+    rows = [
+        f"[b]{escape(short_rule(r.rule))}[/b] {escape(r.text)}" for r in reversed(rulings[-last:])
+    ]
+    return "\n".join(rows) or "(no rulings yet)"
+
+
+def result_lines(state: GameState) -> list[str]:
+    """The result summary (markup)."""
+    res = state.result
+    if res is None:
+        return ["(no result yet)"]
+    names = state.players
+    who = "a tie" if res.winner is None else f"{escape(names[res.winner])} wins"
+    lines = [
+        f"[b]{escape(names[0])} {res.scores[0]} - {res.scores[1]} {escape(names[1])}[/b]: "
+        f"{who} ({escape(res.reason)})",
+        f"time penalties -{res.penalties[0]} / -{res.penalties[1]}; "
+        f"racks {res.rack_adjustments[0]:+d} / {res.rack_adjustments[1]:+d}",
+    ]
+    v = state.variant
+    if v is not None and not v.spread_recorded:
+        lines.append(
+            f"spread {res.spread} (not recorded: {escape(short_rule(v.source('spread_recorded')))})"
+        )
+    else:
+        lines.append(f"spread {res.spread}")
+    return lines
+
+
+def phase_line(st: GameState) -> str:
+    """The phase in words, with the keys it calls for or the result (plain text)."""
+    phase = st.describe_phase()
+    last = st.last
+    if st.phase is Phase.CHALLENGE:
+        phase += " (F6 valid / F7 invalid)"
+    elif st.phase is Phase.HOLD:
+        phase += " (F4 release / F5 challenge)"
+    elif st.phase is Phase.END_RACKS:
+        phase += " (racks AEI BCD; - for none)"
+    elif st.phase is Phase.OVER and st.result is not None:
+        res = st.result
+        who = "a tie" if res.winner is None else f"{st.players[res.winner]} wins"
+        phase += f": {st.players[0]} {res.scores[0]} - {res.scores[1]} {st.players[1]}, {who}"
+    elif last is not None and last.window_open and st.phase is Phase.PLAYING:
+        phase += (
+            f" | {st.players[1 - last.player]} may hold or challenge "
+            f"{st.players[last.player]}'s turn {last.index}"
+        )
+    return phase
+
+
+def target_text(st: GameState, book: TurnBook, chosen: int | None) -> str:
+    """The turn the next entry scores, and the turns after it (markup).
+
+    ``chosen`` is the player picked with Tab; None scores the oldest turn.
+    """
+    target = book.target(st, chosen)
+    pending = book.pending(st)
+    if target is None:
+        if chosen is not None:
+            return (
+                f"{escape(st.players[chosen])} has no turn to score "
+                "[dim](Esc: back to the oldest)[/dim]"
+            )
+        if st.phase in (Phase.END_RACKS, Phase.OVER):
+            missed = [r for r in pending if r.kind == "play"]
+            return "game over" + (f": {len(missed)} turns were not scored" if missed else "")
+        return "every turn is scored"
+    name = escape(st.players[target.player])
+    text = f"scoring [b]{target.player + 1} {name} turn {target.index}[/b]"
+    if target.kind != "play":
+        text += f" ({target.kind})"
+    if st.voided[target.player] == target.index:
+        text += " [red]withdrawn: scores 0[/red]"
+    if chosen is not None:
+        text += " [dim]· chosen with Tab, Esc: oldest[/dim]"
+    else:
+        behind = [r for r in pending if r != target]
+        if behind:
+            queue = ", ".join(f"{escape(st.players[r.player])} {r.index}" for r in behind[:3])
+            text += f" · then {queue}"
+        text += " [dim]· Tab: other player[/dim]"
+    return text

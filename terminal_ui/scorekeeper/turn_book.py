@@ -1,0 +1,121 @@
+"""Which turns await a score: the order in which turns ended, across both players.
+
+The scorekeeper may lag behind play (TOR-1); the oldest turn not yet scored is
+scored first, whoever played it. Pure: no Textual.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.errors import Refusal
+from engine.events import Event, Exchanged, GameStarted, Passed
+from engine.rules.machine import apply
+from engine.rules.state import GameState, Phase
+
+__all__ = ["AUTO_ZERO", "SCORING_PHASES", "TurnBook", "TurnRef"]
+
+SCORING_PHASES = (
+    Phase.PLAYING,
+    Phase.HOLD,
+    Phase.CHALLENGE,
+    Phase.SCORE_DISPUTE,
+    Phase.OVERDRAW,
+    Phase.BLANK_DEMANDED,
+    Phase.OUT_PLAY,
+)
+"""Phases in which the engine takes a turn's score."""
+
+
+@dataclass(frozen=True, slots=True)
+class TurnRef:
+    """One ended turn: whose, which of theirs (1-based) and how it ended."""
+
+    player: int
+    index: int
+    kind: str
+    """``play`` (the clock was pressed), ``pass``, ``exchange``, or ``locked`` (pressed
+    after the player's clock passed the no-more-plays cutoff: it scores 0, TOR-8)."""
+
+
+AUTO_ZERO = ("pass", "exchange", "locked")
+"""How a turn ends when it scores 0 by itself, once the scorekeeper reaches it."""
+
+
+@dataclass
+class TurnBook:
+    """The order in which turns ended, so the oldest unscored one is scored first.
+
+    The engine counts each player's ended turns (``presses``) and scored turns
+    (``scored``); this book adds the order across players and how each ended.
+    """
+
+    turns: list[TurnRef] = field(default_factory=list)
+
+    def observe(self, before: GameState, event: Event, after: GameState) -> None:
+        """Note the turn ``event`` ended, if any."""
+        if isinstance(event, GameStarted):
+            self.turns.clear()
+            return
+        for p in (0, 1):
+            if after.presses[p] > before.presses[p]:
+                if after.locked[p]:
+                    kind = "locked"
+                elif isinstance(event, Passed):
+                    kind = "pass"
+                elif isinstance(event, Exchanged):
+                    kind = "exchange"
+                else:
+                    kind = "play"
+                self.turns.append(TurnRef(p, after.presses[p], kind))
+
+    @classmethod
+    def rebuild(cls, events: list[tuple[int, Event]]) -> TurnBook:
+        """The book of a resumed log, from its events."""
+        book = cls()
+        st = GameState()
+        for _, ev in events:
+            try:
+                new = apply(st, ev)
+            except Refusal:
+                continue
+            book.observe(st, ev, new)
+            st = new
+        return book
+
+    def kind(self, player: int, index: int) -> str:
+        """How ``player``'s turn ``index`` ended (``play`` when unknown)."""
+        for ref in self.turns:
+            if ref.player == player and ref.index == index:
+                return ref.kind
+        return "play"
+
+    def pending(self, state: GameState) -> list[TurnRef]:
+        """Ended turns not yet scored, oldest first."""
+        out = [r for r in self.turns if r.index > state.scored[r.player]]
+        for p in (0, 1):  # turns the book missed (it never should): after the rest
+            known = {r.index for r in out if r.player == p}
+            for i in range(state.scored[p] + 1, state.presses[p] + 1):
+                if i not in known:
+                    out.append(TurnRef(p, i, "play"))
+        return out
+
+    def target(self, state: GameState, player: int | None = None) -> TurnRef | None:
+        """The turn the next entry scores: ``player``'s next, or the oldest unscored
+        turn, or else the turn being played; None when there is none."""
+        if state.phase not in SCORING_PHASES:
+            return None
+        if player is not None:
+            index = state.scored[player] + 1
+            if index <= state.presses[player]:
+                return TurnRef(player, index, self.kind(player, index))
+            if state.turn == player:
+                return TurnRef(player, index, "in play")
+            return None
+        pending = self.pending(state)
+        if pending:
+            return pending[0]
+        p = state.turn
+        if state.scored[p] == state.presses[p]:
+            return TurnRef(p, state.presses[p] + 1, "in play")
+        return None

@@ -1,0 +1,143 @@
+"""The scorekeeper's widgets: a player's clock, the entry line, and the result dialog."""
+
+from __future__ import annotations
+
+from typing import ClassVar, Protocol, runtime_checkable
+
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.markup import escape
+from textual.screen import ModalScreen
+from textual.widgets import Digits, Input, Label, Static
+
+from engine.rules.machine import penalty
+from engine.rules.state import GameState, Phase
+from terminal_ui.scorekeeper.sheet_text import result_lines
+from terminal_ui.shared.widgets import clock_text
+
+__all__ = ["CLOCK_KEY_TEXT", "EntryInput", "GameView", "ResultScreen", "SheetClock"]
+
+CLOCK_KEY_TEXT = ("\\[ / F1", "] / F2")
+"""The players' clock keys, as markup."""
+
+
+@runtime_checkable
+class GameView(Protocol):
+    """The app that shows the result dialog: the game as last drawn."""
+
+    state: GameState
+
+
+class SheetClock(Vertical):
+    """One player's name, score and clock (large digits), and its status.
+
+    Classes: ``-running``, ``-overtime``, ``-locked``, ``-neutral``.
+    """
+
+    DEFAULT_CSS = """
+    SheetClock { width: 1fr; height: auto; border: round $panel; padding: 0 1; }
+    SheetClock.-running { border: heavy $success; }
+    SheetClock.-neutral { border: round $warning; }
+    SheetClock.-overtime { border: heavy $error; }
+    SheetClock.-overtime Digits { color: $error; }
+    SheetClock.-overtime .status { color: $error; text-style: bold; }
+    SheetClock.-locked .status { background: $error; color: $background; }
+    SheetClock .name { text-style: bold; }
+    SheetClock Digits { width: auto; }
+    SheetClock .status { color: $text-muted; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Static(" ", classes="name")
+        yield Digits("3:00", classes="time")
+        yield Static(" ", classes="status")
+
+    def show(self, state: GameState, seat: int, now: int) -> None:
+        """Draw ``seat``'s clock as of ``now``."""
+        clock = state.clock
+        left = clock.remaining(seat, now)
+        running = clock.running == seat
+        locked = state.locked[seat]
+        pen = penalty(state, seat, now)
+        self.query_one(".name", Static).update(
+            f"{seat + 1} {escape(state.players[seat])}  [b]{state.scores[seat]}[/b]"
+            f"   [dim]clock {CLOCK_KEY_TEXT[seat]}[/dim]"
+        )
+        self.query_one(Digits).update(clock_text(left))
+        status: list[str] = []
+        if locked:
+            status.append("NO MORE PLAYS")
+        elif left < 0:
+            status.append("OVERTIME")
+        if left < 0:
+            status.append(f"penalty -{pen}")
+        if running:
+            status.append("running")
+        elif clock.neutral and clock.resume_to == seat:
+            status.append("paused")
+        elif state.turn == seat and state.phase is Phase.PLAYING:
+            status.append("to play")
+        self.query_one(".status", Static).update(escape(" · ".join(status)) or " ")
+        self.set_class(running, "-running")
+        self.set_class(left < 0, "-overtime")
+        self.set_class(locked, "-locked")
+        self.set_class(bool(clock.neutral), "-neutral")
+
+
+class EntryInput(Input):
+    """The entry line. ``[`` and ``]`` are the players' clock keys even while typing
+    (a focused input takes printable keys before any binding sees them); Tab scores
+    the other player's turn, Esc goes back to the oldest unscored turn."""
+
+    CLOCK_KEYS: ClassVar[dict[str, int]] = {"[": 0, "]": 1}
+
+    async def _on_key(self, event: events.Key) -> None:
+        side = self.CLOCK_KEYS.get(event.character or "")
+        if side is not None:
+            event.stop()
+            event.prevent_default()
+            await self.app.run_action(f"press({side})")
+            return
+        if event.key in ("tab", "escape"):
+            event.stop()
+            event.prevent_default()
+            await self.app.run_action("other_player" if event.key == "tab" else "auto_player")
+            return
+        await super()._on_key(event)
+
+
+class ResultScreen(ModalScreen[None]):
+    """The end of the game: the result, and the players' signatures (their clock keys)."""
+
+    DEFAULT_CSS = """
+    ResultScreen { align: center middle; }
+    ResultScreen #dialog {
+        width: 76; height: auto; border: thick $primary; background: $surface; padding: 1 2;
+    }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss(None)", "Close")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Label("[b]Game over[/b]")
+            yield Static("", id="result")
+            yield Static("", id="signed")
+            yield Label(
+                "[dim]Players confirm with their clock key ([ left, ] right). Esc closes.[/dim]"
+            )
+
+    def on_mount(self) -> None:
+        app = self.app
+        assert isinstance(app, GameView)
+        self.refresh_state(app.state)
+
+    def refresh_state(self, st: GameState) -> None:
+        """Show the result and who has signed."""
+        self.query_one("#result", Static).update("\n".join(result_lines(st)))
+        marks = [
+            f"{escape(st.players[i])}: {'signed' if st.signed[i] else 'not yet signed'}"
+            for i in (0, 1)
+        ]
+        self.query_one("#signed", Static).update("   ".join(marks))

@@ -1,0 +1,461 @@
+"""``rackclock table``: the table terminal, for the two players.
+
+It runs the table's clock service in-process on an emulated clock (one key per
+player is that player's clock button) or on a real device, and shows both
+clocks, the scores, whose turn it is, the phase, the last moves and the rulings
+with their rules. Everything else is typed on the command line, checked live
+(a play's computed score shows before the press). See
+:mod:`terminal_ui.table.commands` for the commands.
+
+Keys: ``[`` or F1 is the left player's clock, ``]`` or F2 the right player's;
+F3 shows the board, F4 switches to the high-contrast theme, ctrl+q quits.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import ClassVar, Literal
+
+from clock.device.emulated import EmulatedClock
+from rich.markup import escape
+from textual import events, on, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.css.query import NoMatches
+from textual.screen import ModalScreen
+from textual.theme import Theme
+from textual.widgets import Footer, Header, Input, Label, SelectionList, Static
+
+from clock.device.interface import ClockDevice
+from clock.table.service import Ack, TableService, Update
+from clock.timeline import MonotonicTimeline, Timeline
+from engine.events import Adjudicated, Challenged, Event, GameStarted, Signed
+from engine.play.lexicon import Verdict, WordList
+from engine.rules.machine import penalty
+from engine.rules.state import GameState, Phase
+from terminal_ui.shared.datadir import new_log_path
+from terminal_ui.shared.widgets import BoardView, PlayerClock, history_lines, ruling_lines
+from terminal_ui.table.commands import CommandError, Preview, interpret
+
+__all__ = ["HIGH_CONTRAST", "TableApp", "TableConfig", "default_log_path"]
+
+HIGH_CONTRAST = Theme(
+    name="rackclock-high-contrast",
+    primary="#FFFF00",
+    secondary="#00FFFF",
+    accent="#FFFFFF",
+    foreground="#FFFFFF",
+    background="#000000",
+    surface="#000000",
+    panel="#FFFFFF",
+    success="#00FF00",
+    warning="#FFFF00",
+    error="#FF3030",
+    dark=True,
+)
+
+
+def default_log_path() -> Path:
+    """A new table's log under the user's data directory."""
+    return new_log_path("table")
+
+
+@dataclass
+class TableConfig:
+    """How the table terminal was started."""
+
+    log: Path
+    variant: str = "nzasp"
+    players: tuple[str, str] = ("Player 1", "Player 2")
+    first: int = 0
+    mode: Literal["board", "scoresheet"] | None = None
+    device: ClockDevice | None = None
+    """A real clock; None runs the emulated clock driven by the keys."""
+    words: WordList | None = None
+    """A word list for self-adjudication; None means an adjudicator rules."""
+    high_contrast: bool = False
+    timeline: Timeline = field(default_factory=MonotonicTimeline)
+    publish_url: str | None = None
+    """A venue broker (``mqtt://host/<venue>/<table>``) to publish the table on, so the
+    director and the hub see it; set when the clock itself is on MQTT."""
+    """Table time; tests pass a :class:`clock.timeline.FakeTimeline`."""
+
+
+class CommandInput(Input):
+    """The command line. ``[`` and ``]`` are the players' clock keys even while typing:
+    a focused input takes printable keys before any binding sees them."""
+
+    CLOCK_KEYS: ClassVar[dict[str, int]] = {"[": 0, "]": 1}
+
+    async def _on_key(self, event: events.Key) -> None:
+        side = self.CLOCK_KEYS.get(event.character or "")
+        if side is not None:
+            event.stop()
+            event.prevent_default()
+            await self.app.run_action(f"press({side})")
+            return
+        await super()._on_key(event)
+
+
+class ChallengeScreen(ModalScreen[tuple[str, ...] | None]):
+    """Pick the words to challenge: one challenge covers all of them (NZASP 6.12.2.2)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss(None)", "Cancel")]
+
+    def __init__(self, words: tuple[str, ...]) -> None:
+        super().__init__()
+        self.words = words
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Label("Challenge: pick the words (space), then Enter. Esc cancels.")
+            yield SelectionList[str](*[(w, w, True) for w in self.words], id="words")
+
+    def on_key(self, event: object) -> None:
+        key = getattr(event, "key", "")
+        if key == "enter":
+            chosen = tuple(self.query_one(SelectionList).selected)
+            self.dismiss(chosen or None)
+
+
+class AdjudicationScreen(ModalScreen[bool | None]):
+    """Both players see the words typed; the verdict covers the whole play only."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("j", "judge", "Judge (word list)"),
+        Binding("v", "verdict(True)", "Acceptable"),
+        Binding("i", "verdict(False)", "Unacceptable"),
+        Binding("enter", "record", "Record the verdict"),
+        Binding("escape", "dismiss(None)", "Close"),
+    ]
+
+    def __init__(self, words: tuple[str, ...], judge: WordList | None) -> None:
+        super().__init__()
+        self.words = words
+        self.judge = judge
+        self.judged: bool | None = None
+        """The word list's verdict, shown to both players until Enter records it."""
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Label("[b]Challenge[/b] - both players check the words typed:")
+            yield Static("  ".join(escape(w) for w in self.words), id="challenged")
+            if self.judge is not None:
+                yield Label(f"Word list: {escape(self.judge.name)}. Press j to judge the play.")
+            else:
+                yield Label("No word list: the adjudicator rules, v acceptable / i unacceptable.")
+            yield Static("", id="verdict")
+
+    def action_judge(self) -> None:
+        if self.judge is None:
+            self.query_one("#verdict", Static).update("no word list loaded: press v or i")
+            return
+        verdict = self.judge.judge(self.words)
+        ok = verdict is Verdict.ACCEPTABLE
+        # Never say which word failed (NZASP 6.15.2): the verdict covers the play.
+        self.judged = ok
+        self.query_one("#verdict", Static).update(
+            f"[b]THE PLAY IS {verdict.value.upper()}[/b]   (Enter records the verdict)"
+        )
+
+    def action_record(self) -> None:
+        if self.judged is not None:
+            self.dismiss(self.judged)
+
+    def action_verdict(self, ok: bool) -> None:
+        self.dismiss(ok)
+
+
+class SummaryScreen(ModalScreen[None]):
+    """The end of the game: both players confirm the result with their clock key."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left_square_bracket,f1", "sign(0)", "Left player signs", priority=True),
+        Binding("right_square_bracket,f2", "sign(1)", "Right player signs", priority=True),
+        Binding("escape", "dismiss(None)", "Close"),
+    ]
+
+    def __init__(self, state: GameState) -> None:
+        super().__init__()
+        self.state = state
+
+    def compose(self) -> ComposeResult:
+        st = self.state
+        res = st.result
+        with Vertical(id="dialog"):
+            yield Label("[b]Game over[/b]")
+            if res is not None:
+                who = "a tie" if res.winner is None else f"{escape(st.players[res.winner])} wins"
+                yield Label(
+                    f"{escape(st.players[0])} {res.scores[0]} - {res.scores[1]} "
+                    f"{escape(st.players[1])}: {who}, spread {res.spread} ({res.reason})"
+                )
+                yield Label(
+                    f"time penalties {res.penalties[0]} / {res.penalties[1]}; "
+                    f"racks {res.rack_adjustments[0]:+d} / {res.rack_adjustments[1]:+d}"
+                )
+            yield Label("Each player confirms with their clock key ([ left, ] right).")
+            yield Static(self._signed_text(st), id="signed")
+
+    @staticmethod
+    def _signed_text(st: GameState) -> str:
+        marks = [
+            f"{escape(st.players[i])}: {'signed' if st.signed[i] else 'not yet'}" for i in (0, 1)
+        ]
+        return "   ".join(marks)
+
+    def action_sign(self, player: int) -> None:
+        app = self.app
+        assert isinstance(app, TableApp)
+        app.submit(Signed(player=player))
+
+    def refresh_state(self, st: GameState) -> None:
+        """Show who has signed (before the screen is composed, compose shows it)."""
+        self.state = st
+        for signed in self.query("#signed").results(Static):
+            signed.update(self._signed_text(st))
+
+
+class TableApp(App[int]):
+    """The table terminal."""
+
+    CSS_PATH = "../shared/rackclock.tcss"
+    TITLE = "rackclock"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left_square_bracket,f1", "press(0)", "Left clock", priority=True),
+        Binding("right_square_bracket,f2", "press(1)", "Right clock", priority=True),
+        Binding("f3", "toggle_board", "Board"),
+        Binding("f4", "toggle_contrast", "Contrast"),
+        Binding("ctrl+q", "quit", "Quit", priority=True),
+    ]
+
+    def __init__(self, config: TableConfig) -> None:
+        super().__init__()
+        self.config = config
+        self.service: TableService | None = None
+        self.emulated: EmulatedClock | None = None
+        self.state = GameState()
+        self.last_ack: Ack | None = None
+        self._summary: SummaryScreen | None = None
+        self._adjudicating = False
+
+    # --- layout ------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="main"):
+            with Vertical(id="table"):
+                with Horizontal(id="clocks"):
+                    yield PlayerClock(id="p0")
+                    yield PlayerClock(id="p1")
+                yield Static("", id="phase")
+                yield CommandInput(
+                    placeholder="play (8D WINDY) or command: pass, hold, challenge, draw 5 ...",
+                    id="command",
+                )
+                yield Static("", id="feedback")
+                with Horizontal(id="logs"):
+                    with VerticalScroll(id="moves-pane"):
+                        yield Static("", id="moves")
+                    with VerticalScroll(id="rulings-pane"):
+                        yield Static("", id="rulings")
+            # Beside the table, not below it: the 16 lines of the board fit in 80x24.
+            yield BoardView(id="board")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.register_theme(HIGH_CONTRAST)
+        if self.config.high_contrast:
+            self.theme = HIGH_CONTRAST.name
+        self.query_one("#board").display = False
+        # The newest moves and rulings are at the bottom: keep them in view.
+        for pane in self.query(VerticalScroll):
+            pane.anchor()
+        self.sub_title = f"{self.config.variant} | log {self.config.log}"
+        self.run_service()
+        # Redraw the clocks often; their times are derived from the state's stamps.
+        self.set_interval(0.1, self.draw_clocks)
+
+    # --- the service -----------------------------------------------------------------------
+    @work(exclusive=True, group="service", exit_on_error=True)
+    async def run_service(self) -> None:
+        cfg = self.config
+        device = cfg.device
+        if device is None:
+            self.emulated = EmulatedClock(cfg.timeline)
+            device = self.emulated
+        self.service = TableService(cfg.log, timeline=cfg.timeline, device=device)
+        await self.service.start()
+        sub = self.service.subscribe()
+        st = self.service.state
+        if st.phase is Phase.NOT_STARTED or (st.phase is Phase.OVER and all(st.signed)):
+            await self.service.submit(
+                GameStarted(
+                    variant=cfg.variant, players=cfg.players, first=cfg.first, mode=cfg.mode
+                )
+            )
+        publisher = None
+        if cfg.publish_url:
+            from firmware_bridge.venue.publisher import TablePublisher
+
+            publisher = TablePublisher.from_url(self.service, cfg.publish_url)
+            publisher.start()
+        try:
+            async for update in sub:
+                self.on_update(update)
+        finally:
+            if publisher is not None:
+                await publisher.close()
+            await self.service.stop()
+
+    def on_update(self, update: Update) -> None:
+        """Mirror the service's state on the screen."""
+        self.state = update.state
+        if update.refused is not None:
+            self.show_ack(update.refused)
+        self.draw()
+
+    def submit(self, event: Event) -> None:
+        """Send a command to the service and show its answer."""
+        if self.service is None:
+            return
+        fut = self.service.send(event, "keyboard")
+        fut.add_done_callback(lambda f: self.show_ack(f.result()) if not f.exception() else None)
+
+    def show_ack(self, ack: Ack) -> None:
+        """Show what became of the last command."""
+        self.last_ack = ack
+        fb = self.query_one("#feedback", Static)
+        if ack.accepted:
+            fb.update(f"[green]ok[/green]: {type(ack.event).__name__} (#{ack.seq})")
+        else:
+            fb.update(f"[red]refused[/red]: {escape(ack.reason)} [dim]({escape(ack.rule)})[/dim]")
+
+    # --- drawing -------------------------------------------------------------------------------
+    def draw_clocks(self) -> None:
+        st = self.state
+        if st.variant is None:
+            return
+        now = self.config.timeline.now_ms()
+        keys = ("[ / F1", "] / F2")
+        for seat in (0, 1):
+            try:
+                clock = self.query_one(f"#p{seat}", PlayerClock)
+                # The interval can tick while the app shuts down and its widgets are removed.
+                clock.query_one(".name")
+            except NoMatches:
+                return
+            clock.show(
+                st.players[seat],
+                st.scores[seat],
+                st.clock.remaining(seat, now),
+                running=st.clock.running == seat,
+                neutral=st.clock.neutral,
+                penalty=penalty(st, seat, now),
+                turn=st.turn == seat and st.phase is Phase.PLAYING,
+                key=keys[seat],
+            )
+
+    def draw(self) -> None:
+        st = self.state
+        self.draw_clocks()
+        phase = st.describe_phase()
+        if st.composing is not None:
+            comp = st.composing
+            phase += f" | on the board: {comp.move} ({comp.declared or comp.computed})"
+        if st.last is not None and st.last.window_open:
+            phase += f" | {st.last.move or 'last play'} may be challenged"
+        self.query_one("#phase", Static).update(escape(phase))
+        self.query_one("#moves", Static).update(history_lines(st))
+        self.query_one("#rulings", Static).update(ruling_lines(st))
+        pending = st.composing.placement.new if st.composing and st.composing.placement else ()
+        self.query_one("#board", BoardView).show(st.board, pending)
+        if st.phase is Phase.CHALLENGE and st.last is not None and not self._adjudicating:
+            self._adjudicating = True
+            self.push_screen(
+                AdjudicationScreen(st.last.challenged, self.config.words), self._verdict
+            )
+        if st.phase is Phase.OVER and not all(st.signed):
+            if self._summary is None:
+                self._summary = SummaryScreen(st)
+                self.push_screen(self._summary)
+            else:
+                self._summary.refresh_state(st)
+        elif self._summary is not None and all(st.signed):
+            self._summary.refresh_state(st)
+
+    def _verdict(self, ok: bool | None) -> None:
+        self._adjudicating = False
+        if ok is not None:
+            by = "word judge" if self.config.words is not None else "adjudicator"
+            self.submit(Adjudicated(acceptable=ok, by=by))
+
+    # --- keys and the command line ------------------------------------------------------------
+    def action_press(self, side: int) -> None:
+        """A player's clock key: the emulated clock's button, or a keyboard press.
+        Once the game is over, the key signs the result (the summary screen's own
+        bindings never see it: these app bindings have priority)."""
+        if self.state.phase is Phase.OVER:
+            self.submit(Signed(player=side))
+            return
+        if self.emulated is not None:
+            self.emulated.press(side)
+        elif self.service is not None:
+            from engine.events import ClockPressed
+
+            self.submit(ClockPressed(player=side))
+
+    def action_toggle_board(self) -> None:
+        board = self.query_one("#board")
+        board.display = not board.display
+        self.query_one("#moves-pane").display = not board.display
+
+    def action_toggle_contrast(self) -> None:
+        self.theme = "textual-dark" if self.theme == HIGH_CONTRAST.name else HIGH_CONTRAST.name
+
+    @on(Input.Changed, "#command")
+    def live_check(self, event: Input.Changed) -> None:
+        fb = self.query_one("#feedback", Static)
+        if not event.value.strip():
+            fb.update("")
+            return
+        try:
+            result = interpret(event.value, self.state)
+        except CommandError as exc:
+            fb.update(f"[yellow]{escape(str(exc))}[/yellow]")
+            return
+        if isinstance(result, Preview):
+            pl = result.placement
+            words = ", ".join(f"{w} {s}" for w, s in zip(pl.words, pl.word_scores, strict=True))
+            bonus = " + 50" if pl.bingo else ""
+            fb.update(
+                f"[green]{escape(result.event.move)}[/green]: {escape(words)}{bonus} = "
+                f"[b]{pl.score}[/b]  (Enter lays it, then press your clock)"
+            )
+        else:
+            fb.update(f"Enter: {type(result).__name__}")
+
+    @on(Input.Submitted, "#command")
+    def act(self, event: Input.Submitted) -> None:
+        try:
+            result = interpret(event.value, self.state)
+        except CommandError as exc:
+            self.query_one("#feedback", Static).update(f"[red]{escape(str(exc))}[/red]")
+            return
+        # Clear the line without a Changed message: its live check would erase the answer
+        # (ok, or refused with the reason) that the service may already have shown.
+        with event.input.prevent(Input.Changed):
+            event.input.value = ""
+        self.query_one("#feedback", Static).update("")
+        if isinstance(result, Preview):
+            self.submit(result.event)
+        elif isinstance(result, Challenged) and not result.words and self.state.last is not None:
+            self.push_screen(ChallengeScreen(self.state.last.words), self._challenge_words)
+        else:
+            self.submit(result)
+
+    def _challenge_words(self, words: tuple[str, ...] | None) -> None:
+        last = self.state.last
+        if words and last is not None:
+            self.submit(Challenged(player=1 - last.player, words=words))

@@ -1,0 +1,189 @@
+"""What players type at the table terminal, turned into events.
+
+Pure code: ``interpret(text, state)`` returns the event to submit (or a
+preview of a play with its computed score), or a :class:`CommandError` whose
+message says what is wrong. The screen calls it on every keystroke for live
+validation and on Enter to act.
+
+The command line (case does not matter; ``?`` is a blank not yet named):
+
+==========================  =================================================
+``8D WINDY``                lay a play (the score shown is computed)
+``8D WINDY 30``             lay a play, declaring 30
+``blank e`` / ``blank er``  name the blank(s) of the play on the board
+``draw 5``                  replacement tiles drawn
+``ok`` / ``accept``         accept the opponent's play
+``hold`` / ``release``      hold the opponent's play / release the hold
+``challenge [WORD...]``     challenge (all words when none are named)
+``valid`` / ``invalid``     the adjudicator's verdict on the whole play
+``exchange 3`` / ``x 3``    exchange three tiles
+``pass``                    pass
+``neutral REASON``          neutralize the clock
+``resume``                  restart the clock
+``restart``                 out-play: restart the opponent's clock (after 5 s)
+``dispute [N]``             dispute the last play's score / settle it at N
+``racks AEI -``             tiles left on each rack at the end (``-`` = none)
+``demand``                  demand the letter of an unnamed blank
+``resign``                  resign
+==========================  =================================================
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.equipment.tiles import load_tile_set
+from engine.errors import EngineError
+from engine.events import (
+    Accepted,
+    Adjudicated,
+    BlankDemanded,
+    BlankDesignated,
+    Challenged,
+    ClockRestarted,
+    EndRacks,
+    Event,
+    Exchanged,
+    HoldCalled,
+    HoldReleased,
+    Neutralized,
+    Passed,
+    Resigned,
+    Resumed,
+    ScoreDisputed,
+    ScoreResolved,
+    TilesDrawn,
+    TilesPlaced,
+)
+from engine.play.notation import parse_move
+from engine.play.placement import Placement, place
+from engine.rules.state import GameState, Phase
+
+__all__ = ["CommandError", "Preview", "interpret"]
+
+
+class CommandError(ValueError):
+    """The text is not a command the table can take now; the message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class Preview:
+    """A play typed but not yet laid: what it would score."""
+
+    event: TilesPlaced
+    """The event that lays it."""
+    placement: Placement
+    """Its words and computed score."""
+
+
+def _answerer(state: GameState) -> int:
+    """Who answers the last play: the player not making it."""
+    last = state.last
+    return 1 - last.player if last is not None else state.turn
+
+
+def _play(words: list[str], state: GameState) -> Preview:
+    if state.board is None or state.variant is None:
+        raise CommandError("scoresheet mode: the scorekeeper records plays")
+    declared: int | None = None
+    if len(words) == 3:
+        if not words[2].lstrip("-").isdigit():
+            raise CommandError(f"the declared score must be a number, not {words[2]!r}")
+        declared = int(words[2])
+    # Letters are typed in any case; '?' is a blank still to be named.
+    tiles = words[1].upper()
+    try:
+        move = parse_move(words[0], tiles, unnamed_blanks=True)
+        pl = place(state.board, move, load_tile_set(state.variant.tile_set), unnamed_blanks=True)
+    except EngineError as exc:
+        raise CommandError(str(exc)) from None
+    score = declared if declared is not None else pl.score
+    return Preview(TilesPlaced(player=state.turn, move=move.gcg(), score=score), pl)
+
+
+def _count(words: list[str], what: str) -> int:
+    if len(words) != 2 or not words[1].isdigit() or int(words[1]) < 1:
+        raise CommandError(f"{what} needs a number, e.g. '{words[0]} 3'")
+    return int(words[1])
+
+
+def interpret(text: str, state: GameState, *, by: str = "players") -> Event | Preview:
+    """The event (or play preview) for ``text`` in ``state``.
+
+    Raises:
+        CommandError: Empty, unknown, or malformed, with the reason.
+    """
+    words = text.split()
+    if not words:
+        raise CommandError("type a play (e.g. 8D WINDY) or a command (pass, hold, challenge...)")
+    if state.phase is Phase.NOT_STARTED:
+        raise CommandError("the game has not started")
+    head = words[0].lower()
+    turn = state.turn
+    if head in ("ok", "accept"):
+        return Accepted(player=_answerer(state))
+    if head == "hold":
+        return HoldCalled(player=_answerer(state))
+    if head == "release":
+        return HoldReleased(player=_answerer(state))
+    if head in ("challenge", "ch"):
+        return Challenged(player=_answerer(state), words=tuple(w.upper() for w in words[1:]))
+    if head in ("valid", "acceptable"):
+        return Adjudicated(acceptable=True, by="word judge" if by == "judge" else "adjudicator")
+    if head in ("invalid", "unacceptable"):
+        return Adjudicated(acceptable=False, by="word judge" if by == "judge" else "adjudicator")
+    if head in ("exchange", "x"):
+        return Exchanged(player=turn, count=_count(words, "an exchange"))
+    if head == "pass":
+        return Passed(player=turn)
+    if head == "draw":
+        last = state.last
+        comp = state.composing
+        owing = [p for p in (0, 1) if state.owed[p] > 0]
+        if last is not None and state.owed[last.player] > 0:
+            drawer = last.player  # the replacement tiles of the last play
+        elif owing:
+            drawer = owing[0]  # a late draw, after the opponent moved on
+        elif comp is not None:
+            drawer = comp.player  # drawing before the press: a flash draw
+        else:
+            drawer = last.player if last is not None else turn
+        return TilesDrawn(player=drawer, count=_count(words, "a draw"))
+    if head == "blank":
+        if len(words) != 2 or not words[1].isalpha():
+            raise CommandError("name the blank(s) with letters, e.g. 'blank e'")
+        comp = state.composing
+        player = (
+            comp.player
+            if comp is not None and comp.unnamed
+            else (state.last.player if state.last is not None else turn)
+        )
+        return BlankDesignated(player=player, letters=words[1].lower())
+    if head == "demand":
+        return BlankDemanded(player=_answerer(state))
+    if head in ("neutral", "neutralize"):
+        reason = " ".join(words[1:]).strip()
+        if not reason:
+            raise CommandError("say why, e.g. 'neutral score dispute'")
+        return Neutralized(by=by, reason=reason)
+    if head == "resume":
+        return Resumed(by=by)
+    if head == "restart":
+        last = state.last
+        return ClockRestarted(player=last.player if last is not None else turn)
+    if head == "dispute":
+        if state.phase is Phase.SCORE_DISPUTE:
+            if len(words) != 2 or not words[1].lstrip("-").isdigit():
+                raise CommandError("settle the dispute with the agreed score, e.g. 'dispute 32'")
+            return ScoreResolved(score=int(words[1]), by=by)
+        return ScoreDisputed(by=_answerer(state))
+    if head == "racks":
+        if len(words) != 3:
+            raise CommandError("give both racks, '-' for an empty one, e.g. 'racks AEI -'")
+        racks = tuple("" if w == "-" else w.upper() for w in words[1:])
+        return EndRacks(racks=(racks[0], racks[1]))
+    if head == "resign":
+        return Resigned(player=turn)
+    if len(words) in (2, 3) and words[0][:1].isalnum():
+        return _play(words, state)
+    raise CommandError(f"not a play or command: {text!r}")

@@ -1,0 +1,89 @@
+"""A table's game as GCG (engine.exports.gcg.to_gcg), checked by the GCG checker.
+
+Games come from :func:`bench.gamelog.random_log` (every bundled variant, several
+seeds): real bookkeeping, with holds, challenges, neutralizations, director
+adjustments, overtime and end racks. Each exported record must read back, check
+``ok`` and ``complete``, and its final totals must be the game's result minus the
+director's adjustments, which are notes (not GCG moves) and not in the totals.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.gamelog import BOARD_VARIANTS, numbered, random_log
+from engine.events import Adjusted, GameStarted, TurnScored
+from engine.exports.gcg import ExportError, clock_annotation, to_gcg
+from engine.gcg import check_record, read_gcg, write_gcg
+from engine.gcg.record import EventKind
+from engine.rules.replay import replay
+from engine.rules.state import GameState
+
+SEEDS = range(6)
+
+
+def game(seed: int, variant: str) -> tuple[GameState, list[Adjusted]]:
+    events = random_log(seed, variant)
+    state, rejected = replay(numbered(events))
+    assert not rejected
+    return state, [e for e in events if isinstance(e, Adjusted)]
+
+
+@pytest.mark.parametrize("variant", BOARD_VARIANTS)
+@pytest.mark.parametrize("seed", SEEDS)
+def test_exported_games_check_ok_and_complete(seed: int, variant: str) -> None:
+    state, adjustments = game(seed, variant)
+    assert state.result is not None
+    text = write_gcg(to_gcg(state, title=f"seed {seed}"))
+    record = read_gcg(text)
+    check = check_record(record, label=f"{variant}-{seed}")
+    assert check.ok, check.errors
+    assert check.complete
+    # the adjustments are notes: the totals are the result without them
+    adjusted = [0, 0]
+    for adj in adjustments:
+        adjusted[adj.player] += adj.score_delta
+    expected = [state.result.scores[p] - adjusted[p] for p in (0, 1)]
+    by_player = {pl.name: check.final_scores[pl.nick] for pl in record.players}
+    assert [by_player[state.players[p]] for p in (0, 1)] == expected
+    notes = [p.value for p in record.all_pragmas() if p.name == "note"]
+    assert sum("(not in the totals)" in n for n in notes) == len(adjustments)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_player1_is_the_one_who_moved_first(seed: int) -> None:
+    state, _ = game(seed, "nzasp")
+    record = to_gcg(state)
+    first_mover = next(h.player for h in state.history if h.kind != "adjusted")
+    assert record.players[0].name == state.players[first_mover]
+    assert record.events[0].nick == record.players[0].nick
+
+
+def test_every_move_carries_its_clock_time() -> None:
+    state, _ = game(0, "nzasp")
+    record = to_gcg(state)
+    moves = [ev for ev in record.events if ev.kind is EventKind.PLACEMENT]
+    plays = [h for h in state.history if h.kind == "play"]
+    assert [ev.annotation for ev in moves] == [clock_annotation(h.remaining_ms) for h in plays]
+    assert clock_annotation(1_468_500) == "@24:28.5"
+    assert clock_annotation(-12_000) == "@-0:12.0"
+
+
+def test_a_game_in_progress_is_marked_incomplete() -> None:
+    events = random_log(1, "nzasp")
+    state, _ = replay(numbered(events[: len(events) // 2]))
+    record = to_gcg(state)
+    assert any(p.name == "incomplete" for p in record.header)
+    assert check_record(read_gcg(write_gcg(record))).ok
+
+
+def test_a_scoresheet_game_cannot_be_exported() -> None:
+    start = GameStarted(t=0, variant="toronto-speed", players=("Ann", "Ben"), mode="scoresheet")
+    state, _ = replay(numbered([start]))
+    with pytest.raises(ExportError):
+        to_gcg(state)
+    scored = TurnScored(t=1000, player=0, score=20)
+    state, rejected = replay(numbered([start, scored]))
+    assert not rejected
+    with pytest.raises(ExportError, match="scoresheet"):
+        to_gcg(state)

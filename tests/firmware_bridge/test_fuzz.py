@@ -1,0 +1,344 @@
+"""Fuzzing the wire protocol's decoders: at least 100,000 generated cases in all.
+
+Random bytes and mutated valid frames go into :class:`FrameDecoder`,
+:func:`decode`, :func:`from_json` and :meth:`Link.receive`. Whatever comes in:
+
+- nothing raises but the documented errors (:class:`FrameError` values from
+  the frame decoder, :class:`ProtocolError` from the payload decoders, nothing
+  at all from the link);
+- no frame whose CRC is wrong is ever accepted: the decoder's output equals an
+  independent reference model of the framing rules;
+- a valid frame after garbage (and the 0x00 a sender may send to flush) is
+  still decoded: the receiver resynchronizes.
+
+Each test counts the cases it ran and checks its budget (hypothesis may not
+stop early). ``derandomize=True`` makes every run the same, and no example
+database is written.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from firmware_bridge.wire.framing import (
+    MAX_FRAME,
+    FrameDecoder,
+    FrameError,
+    cobs_decode,
+    crc16,
+    encode_frame,
+)
+from firmware_bridge.wire.link import Link
+from firmware_bridge.wire.protocol import (
+    Ack,
+    Beep,
+    Heartbeat,
+    Hello,
+    Message,
+    Nak,
+    NakReason,
+    Pause,
+    Press,
+    ProtocolError,
+    Set,
+    State,
+    Text,
+    decode,
+    encode,
+    from_json,
+    needs_ack,
+    to_json,
+)
+
+FUZZ = settings(
+    derandomize=True,
+    database=None,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+)
+
+CASES = 17_000
+"""Per test; 6 x 17,000 = 102,000 cases in all."""
+
+# Each example is one ``st.binary`` (the cheapest thing hypothesis generates, which
+# keeps 100,000 cases within a minute); its first bytes steer the case: which
+# valid messages to start from, how to mutate them, where to cut the stream.
+
+
+def _pool() -> list[Message]:
+    """A few hundred valid messages of every type (a fixed seed)."""
+    rnd = random.Random(20261121)
+    out: list[Message] = []
+    for _ in range(40):
+        seq = rnd.randrange(0x10000)
+        t = (rnd.randrange(-(2**31), 2**31), rnd.randrange(-(2**31), 2**31))
+        run_ = rnd.choice([0, 1, None])
+        text = "".join(rnd.choice("aZ09 é€𝄞") for _ in range(rnd.randrange(12)))
+        out += [
+            Hello(seq, text, rnd.randrange(0x10000), rnd.randrange(256)),
+            Press(seq, rnd.randrange(2), rnd.randrange(2**32), t if rnd.random() < 0.5 else None),
+            Pause(seq),
+            State(seq, t, run_),
+            Set(seq, t, run_, rnd.random() < 0.5),
+            Text(seq, text),
+            Beep(seq, rnd.randrange(0x10000)),
+            Ack(seq, rnd.randrange(0x10000)),
+            Nak(seq, rnd.randrange(0x10000), rnd.choice(list(NakReason))),
+            Heartbeat(seq, rnd.randrange(2**32)),
+        ]
+    return out
+
+
+POOL = _pool()
+FRAMES = [encode_frame(encode(m)) for m in POOL]
+
+
+def pick(data: bytes, count: int) -> list[Message]:
+    """``count`` pool messages chosen by the bytes of ``data``."""
+    return [
+        POOL[(data[i % len(data)] * 7 + i) % len(POOL)] if data else POOL[i] for i in range(count)
+    ]
+
+
+def mutate(data: bytes, ops: bytes) -> bytes:
+    """``data`` with the mutations coded in ``ops`` (3 bytes each: what, where, value):
+    flip a bit, insert a byte, delete a byte, put a zero."""
+    buf = bytearray(data)
+    for k in range(0, len(ops) - 2, 3):
+        op, pos, value = ops[k] % 4, ops[k + 1] * 7 + ops[k], ops[k + 2]
+        if not buf:
+            buf.append(value)
+            continue
+        i = pos % len(buf)
+        if op == 0:
+            buf[i] ^= 1 << (value % 8)
+        elif op == 1:
+            buf.insert(i, value)
+        elif op == 2:
+            del buf[i]
+        else:
+            buf[i] = 0
+    return bytes(buf)
+
+
+def reference_frames(stream: bytes) -> list[bytes | None]:
+    """What the framing rules accept from ``stream``: per complete frame, its payload
+    or None when it must be dropped (a model independent of FrameDecoder)."""
+    out: list[bytes | None] = []
+    *complete, partial = stream.split(b"\x00")
+    for seg in complete:
+        if not seg:
+            continue  # idle filler
+        if len(seg) > MAX_FRAME:
+            out.append(None)  # reported once, when it overflowed
+            continue
+        try:
+            body = cobs_decode(seg)
+        except ValueError:
+            out.append(None)
+            continue
+        if len(body) < 3 or crc16(body[:-2]) != int.from_bytes(body[-2:], "big"):
+            out.append(None)
+            continue
+        out.append(body[:-2])
+    if len(partial) > MAX_FRAME:
+        out.append(None)
+    return out
+
+
+@dataclass
+class Budget:
+    """Counts the cases a fuzz test ran."""
+
+    n: int = 0
+
+
+def run(body: Callable[[bytes], None], cases: int = CASES, max_size: int = 120) -> None:
+    """Run ``body`` on ``cases`` generated byte strings and check they all ran."""
+    budget = Budget()
+
+    @settings(FUZZ, max_examples=cases)
+    @given(st.binary(max_size=max_size))
+    def inner(data: bytes) -> None:
+        budget.n += 1
+        body(data)
+
+    inner()
+    assert budget.n >= cases, f"ran {budget.n} cases, wanted {cases}"
+
+
+def _cuts(control: bytes, size: int) -> list[int]:
+    return sorted({b * size // 256 for b in control})
+
+
+def _check_decoder(stream: bytes, cuts: list[int]) -> None:
+    dec = FrameDecoder()
+    got: list[bytes | FrameError] = []
+    start = 0
+    for cut in [*cuts, len(stream)]:
+        got += dec.feed(stream[start:cut])
+        start = cut
+    for item in got:
+        assert isinstance(item, bytes | FrameError)
+        if isinstance(item, FrameError):
+            assert 0 <= item.offset < len(stream)
+    model = reference_frames(stream)
+    assert [None if isinstance(g, FrameError) else g for g in got] == model
+    assert dec.frames == sum(m is not None for m in model)
+    assert dec.errors == sum(m is None for m in model)
+
+
+def test_fuzz_frame_decoder_random_bytes() -> None:
+    def body(data: bytes) -> None:
+        control, rest = data[:4], data[4:]
+        if control[:1] and control[0] & 1:  # a run long enough to overflow a frame
+            rest = rest[: len(rest) // 2] + bytes([control[0] | 1]) * 600 + rest[len(rest) // 2 :]
+        _check_decoder(rest, _cuts(control[1:], len(rest)))
+
+    run(body)
+
+
+def test_fuzz_frame_decoder_mutated_frames() -> None:
+    def body(data: bytes) -> None:
+        n = 1 + (data[0] % 4 if data else 0)
+        wire = b"".join(encode_frame(encode(m)) for m in pick(data[1:3], n))
+        _check_decoder(mutate(wire, data[5:17]), _cuts(data[3:5], len(wire)))
+
+    run(body, max_size=17)
+
+
+def test_fuzz_resync_after_garbage() -> None:
+    def body(data: bytes) -> None:
+        (msg,) = pick(data[:1], 1)
+        garbage = data[1:]
+        if data[:1] and data[0] & 1:
+            garbage += b"\x07" * (MAX_FRAME + 3)
+        dec = FrameDecoder()
+        dec.feed(garbage)
+        out = dec.feed(b"\x00" + encode_frame(encode(msg)))
+        assert out
+        assert out[-1] == encode(msg)
+        # and the link delivers it (unless the garbage happened to hold the same seq)
+        link = Link(0)
+        before, _ = link.receive(garbage + b"\x00", 0)
+        got, _ = link.receive(encode_frame(encode(msg)), 1)
+        if needs_ack(msg) and (isinstance(msg, Hello) or msg.seq not in {m.seq for m in before}):
+            assert got == [msg]
+
+    run(body)
+
+
+def test_fuzz_decode_payloads() -> None:
+    def body(data: bytes) -> None:
+        kind = data[0] % 3 if data else 0
+        if kind == 0:
+            payload = data[1:]
+        elif kind == 1:  # a valid header and a random body
+            payload = bytes([1, data[1] % 12 if len(data) > 1 else 0]) + data[2:]
+        else:
+            payload = mutate(encode(pick(data[1:2], 1)[0]), data[2:14])
+        try:
+            msg = decode(payload)
+        except ProtocolError as exc:
+            error: ProtocolError | None = exc
+        else:
+            error = None
+            assert encode(msg) == payload  # whatever decodes is canonical
+        if error is not None:
+            assert 0 <= error.offset <= len(payload)
+
+    run(body, max_size=40)
+
+
+_ODD_VALUES = [
+    b"null",
+    b"true",
+    b"false",
+    b"0",
+    b"-1",
+    b"1.0",
+    b"1e400",
+    b"NaN",
+    b"-Infinity",
+    b"65536",
+    b"4294967296",
+    b"2147483648",
+    b'""',
+    b'"x"',
+    b'"\\ud800"',
+    b"[]",
+    b"[1]",
+    b"[1,2,3]",
+    b"[1.5,2]",
+    b"[true,false]",
+    b"{}",
+    b'{"a":1}',
+    b'"press"',
+    b'"bad_frame"',
+]
+_KEYS = [
+    b"v",
+    b"type",
+    b"seq",
+    b"side",
+    b"remaining_ms",
+    b"running",
+    b"paused",
+    b"text",
+    b"device_id",
+    b"reason",
+    b"acked",
+    b"nakked",
+    b"device_ms",
+    b"capabilities",
+]
+
+
+def test_fuzz_from_json() -> None:
+    def body(data: bytes) -> None:
+        kind = data[0] % 3 if data else 0
+        if kind == 0:
+            raw = data[1:]
+        elif kind == 1:
+            raw = mutate(to_json(pick(data[1:2], 1)[0]), data[2:14])
+        else:  # a valid message with one field replaced by an odd value
+            doc = to_json(pick(data[1:2], 1)[0])
+            key = _KEYS[data[2] % len(_KEYS)] if len(data) > 2 else b"v"
+            value = _ODD_VALUES[data[3] % len(_ODD_VALUES)] if len(data) > 3 else b"null"
+            raw = doc[:-1] + b',"' + key + b'":' + value + b"}"
+        try:
+            got = from_json(raw)
+        except ProtocolError as exc:
+            offset = exc.offset
+        else:
+            offset = 0
+            assert from_json(to_json(got)) == got
+        assert offset >= 0
+
+    run(body, max_size=60)
+
+
+def test_fuzz_link_receive() -> None:
+    def body(data: bytes) -> None:
+        kind = data[0] % 2 if data else 0
+        msgs = pick(data[1:3], 1 + (data[3] % 3 if len(data) > 3 else 0))
+        wire = b"".join(encode_frame(encode(m)) for m in msgs)
+        stream = mutate(wire, data[4:16]) if kind else data[4:] + wire
+        link = Link(0)
+        delivered, reply = link.receive(stream, 5)
+        model = [p for p in reference_frames(stream) if p is not None]
+        assert len(delivered) <= len(model)
+        for m in delivered:
+            assert encode(m) in model
+        # the answer is only ACKs and NAKs, all well formed
+        for item in FrameDecoder().feed(reply):
+            assert isinstance(item, bytes)
+            assert isinstance(decode(item), Ack | Nak)
+        link.poll(1000)
+
+    run(body)

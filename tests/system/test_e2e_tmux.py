@@ -1,0 +1,203 @@
+"""End to end: the README's main command, ``make run``, played with keys in a real terminal.
+
+The table terminal runs under tmux (its own server on a private socket, a
+window of 80x24) with ``XDG_DATA_HOME`` in ``tmp_path``, so the game log lands
+there. Keys go in with ``tmux send-keys``; the screen is read back with
+``tmux capture-pane -p``, as a player would see it. After ctrl+q the log is
+replayed and must give the scores the screen showed.
+
+A missing tmux skips this test, unless ``REQUIRE_SYSTEM_DEPS=1`` (``make test``),
+where it fails: scripts/system-deps installs it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from clock.log.eventlog import EventLog, verify
+from engine.events import ClockPressed, Passed, TilesPlaced
+from engine.rules.replay import replay
+from engine.rules.state import Phase
+from tests.helpers import REPO
+
+WAIT_S = 15.0
+"""Longest wait for one thing to show on the screen."""
+
+
+def _require_tmux() -> str:
+    exe = shutil.which("tmux")
+    if exe is None:
+        hint = "tmux is not installed: apt-get install -y tmux (or ./scripts/system-deps)"
+        if os.environ.get("REQUIRE_SYSTEM_DEPS") == "1":
+            pytest.fail(hint)
+        pytest.skip(hint)
+    if shutil.which("make") is None:
+        pytest.fail("make is not installed: the README's main command is 'make run'")
+    return exe
+
+
+class Terminal:
+    """One tmux server (private socket) with one 80x24 window."""
+
+    def __init__(self, exe: str, env: dict[str, str]) -> None:
+        self.exe = exe
+        self.socket = f"rackclock-e2e-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        self.env = env
+        self.target = "table"
+        self.socket_path: Path | None = None
+
+    def tmux(self, *args: str) -> str:
+        """Run a tmux command on this server; its output."""
+        done = subprocess.run(
+            [self.exe, "-L", self.socket, "-f", "/dev/null", *args],
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        )
+        return done.stdout
+
+    def start(self, command: str) -> None:
+        """Open the window running ``command`` in the repository; keep the pane when it ends."""
+        self.tmux(
+            "new-session",
+            "-d",
+            "-s",
+            self.target,
+            "-x",
+            "80",
+            "-y",
+            "24",
+            "-c",
+            str(REPO),
+            "-e",
+            f"XDG_DATA_HOME={self.env['XDG_DATA_HOME']}",
+            command,
+            ";",
+            "set-option",
+            "-t",
+            self.target,
+            "remain-on-exit",
+            "on",
+        )
+        self.socket_path = Path(self.tmux("display-message", "-p", "#{socket_path}").strip())
+
+    def screen(self) -> str:
+        """The window's text now."""
+        return self.tmux("capture-pane", "-p", "-t", self.target)
+
+    def keys(self, *keys: str, literal: bool = False) -> None:
+        """Send keys (tmux key names, or literal text)."""
+        self.tmux("send-keys", "-t", self.target, *(["-l"] if literal else []), *keys)
+
+    def type(self, text: str) -> None:
+        """Type ``text`` as a player would."""
+        self.keys(text, literal=True)
+
+    def dead(self) -> bool:
+        """Whether the program in the window has ended."""
+        return self.tmux("display-message", "-p", "-t", self.target, "#{pane_dead}").strip() == "1"
+
+    def wait(self, what: str, cond: Callable[[str], bool], timeout: float = WAIT_S) -> str:
+        """Poll the screen until ``cond(screen)``; the screen. Fails with the last screen."""
+        deadline = time.monotonic() + timeout
+        screen = ""
+        while time.monotonic() < deadline:
+            screen = self.screen()
+            if cond(screen):
+                return screen
+            if self.dead():
+                break
+            time.sleep(0.05)
+        raise AssertionError(f"waiting for {what}; the screen shows:\n{screen}")
+
+    def wait_for(self, *texts: str) -> str:
+        """Poll the screen until it shows every one of ``texts``."""
+        return self.wait(repr(texts), lambda s: all(t in s for t in texts))
+
+    def kill(self) -> None:
+        """Stop the server and everything in it."""
+        subprocess.run(
+            [self.exe, "-L", self.socket, "kill-server"],
+            env=self.env,
+            capture_output=True,
+            timeout=10,
+            check=False,
+        )
+        if self.socket_path is not None:
+            self.socket_path.unlink(missing_ok=True)
+
+
+@pytest.fixture
+def terminal(tmp_path: Path) -> Iterator[Terminal]:
+    """A fresh tmux server whose data directory is ``tmp_path``."""
+    exe = _require_tmux()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TMUX")}
+    env["XDG_DATA_HOME"] = str(tmp_path)
+    term = Terminal(exe, env)
+    try:
+        yield term
+    finally:
+        term.kill()
+
+
+def test_make_run_plays_a_game_at_the_table(terminal: Terminal, tmp_path: Path) -> None:
+    terminal.start("make run")
+    terminal.wait_for("Player 1  0", "Player 2  0", "Player 1 to play", "NZASP 3.2, 3.3")
+
+    # Player 1 types a play: its score shows before anything is laid.
+    terminal.type("8d windy")
+    terminal.wait_for("8D WINDY: WINDY 32 = 32")
+    terminal.keys("Enter")
+    terminal.wait_for("on the board: 8D WINDY (32)")
+    terminal.type("[")  # the left player's clock key, with the command line focused
+    screen = terminal.wait_for("Player 1  32", "Player 2 to play", "8D WINDY may be challenged")
+    assert "8D WINDY       +32   32" in screen
+
+    # Player 2 answers and presses the right clock key.
+    terminal.type("7c gale")
+    terminal.wait_for("7C GALE: GALE 7, AW 5, LI 2, EN 2 = 16")
+    terminal.keys("Enter")
+    terminal.wait_for("on the board: 7C GALE (16)")
+    terminal.type("]")
+    screen = terminal.wait_for("Player 2  16", "Player 1 to play")
+    assert "Player 1  32" in screen
+    assert "7C GALE        +16   16" in screen
+
+    # Player 1 passes; the rulings pane cites the rules.
+    terminal.type("pass")
+    terminal.keys("Enter")
+    screen = terminal.wait_for("Player 2 to play", "Player 1 -")
+    assert "NZASP" in screen
+    assert "refused" not in screen
+
+    terminal.keys("C-q")
+    terminal.wait("the table terminal to quit", lambda s: "game log:" in s)
+
+    logs = sorted((tmp_path / "rackclock" / "games").glob("*.sqlite"))
+    assert [p.name for p in logs] == ["table-0001.sqlite"]
+    assert verify(logs[0]).ok
+    with EventLog.open(logs[0], create=False) as log:
+        events = [ev for _, ev in log.events()]
+        state, rejected = replay(log.events())
+    assert not rejected
+    assert state.scores == (32, 16)
+    assert state.phase is Phase.PLAYING
+    assert state.turn == 1
+    assert state.players == ("Player 1", "Player 2")
+    assert [type(ev) for ev in events if isinstance(ev, TilesPlaced | ClockPressed | Passed)] == [
+        TilesPlaced,
+        ClockPressed,
+        TilesPlaced,
+        ClockPressed,
+        Passed,
+    ]

@@ -1,0 +1,46 @@
+"""The table terminal with its clock on a venue broker also publishes the table,
+so the director and the hub see it (a real mosquitto, the app through Pilot)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import aiomqtt
+
+from clock.timeline import MonotonicTimeline
+from firmware_bridge.host.mqtt_clock import MqttClock
+from firmware_bridge.venue.mqtt_session import parse_url
+from firmware_bridge.venue.topics import TableTopics
+from terminal_ui.table.app import TableApp, TableConfig
+from tests.helpers import Broker
+
+
+async def test_the_table_terminal_publishes_its_state(tmp_path: Path, mosquitto: Broker) -> None:
+    url = mosquitto.url("/club/t3")
+    clock = MqttClock(parse_url(url), identifier="test-table-t3-clock")
+    cfg = TableConfig(
+        log=tmp_path / "t3.sqlite",
+        players=("Ann", "Ben"),
+        device=clock,
+        timeline=MonotonicTimeline(),
+        publish_url=url,
+    )
+    app = TableApp(cfg)
+    topic = TableTopics("club", "t3").state
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if app.state.variant is not None:
+                break
+        async with aiomqtt.Client(mosquitto.host, mosquitto.port, identifier="test-viewer") as v:
+            await v.subscribe(topic, qos=1)
+            async with asyncio.timeout(5):
+                async for msg in v.messages:
+                    doc = json.loads(bytes(msg.payload))
+                    if doc["state"]["players"] == ["Ann", "Ben"]:
+                        break
+        assert doc["table"] == "t3"
+        assert doc["state"]["variant"] == "nzasp"
+        await pilot.press("ctrl+q")

@@ -1,0 +1,158 @@
+"""``rackclock venue`` for real: a managed mosquitto, a table that connects, the archive.
+
+The hub runs as a subprocess with its data folder in ``tmp_path`` and a free
+port; a ``rackclock serve --clock mqtt:...`` subprocess is the table. The hub
+must archive the table's state and, once the game is over, its log; ctrl+c
+(SIGINT) stops the table and the hub, and the hub stops mosquitto cleanly.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.rules.replay import parse_jsonl, replay
+from firmware_bridge.venue.broker import BrokerConfig, config_text, find_mosquitto, listening
+from tests.helpers import free_port, wait_for
+
+RACKCLOCK = str(Path(sys.executable).parent / "rackclock")
+WAIT_S = 15.0
+
+
+class Lines:
+    """A subprocess's standard output, read line by line in the background."""
+
+    def __init__(self, proc: asyncio.subprocess.Process) -> None:
+        assert proc.stdout is not None
+        self.lines: list[str] = []
+        self._task = asyncio.create_task(self._read(proc.stdout))
+
+    async def _read(self, stream: asyncio.StreamReader) -> None:
+        while line := await stream.readline():
+            self.lines.append(line.decode().rstrip("\n"))
+
+    def has(self, text: str) -> bool:
+        return any(text in line for line in self.lines)
+
+    async def close(self) -> None:
+        await asyncio.wait_for(self._task, WAIT_S)
+
+
+async def stop(proc: asyncio.subprocess.Process) -> int:
+    """ctrl+c, then the exit status (killed after a while: a failure)."""
+    proc.send_signal(signal.SIGINT)
+    try:
+        return await asyncio.wait_for(proc.wait(), WAIT_S)
+    except TimeoutError:
+        proc.kill()
+        await proc.wait()
+        pytest.fail("the process did not stop on SIGINT")
+
+
+def test_doctests() -> None:
+    import doctest
+
+    from firmware_bridge.venue import broker
+
+    assert doctest.testmod(broker).failed == 0
+
+
+def test_config_of_the_managed_broker(tmp_path: Path) -> None:
+    cfg = BrokerConfig(tmp_path / "data", port=1999, acl_file=tmp_path / "acl")
+    text = config_text(cfg, euid=1000)
+    assert text.splitlines()[:2] == ["listener 1999 0.0.0.0", "allow_anonymous true"]
+    assert f"persistence_location {tmp_path / 'data'}/" in text
+    assert "set_tcp_nodelay true" in text
+    assert f"acl_file {tmp_path / 'acl'}" in text
+    assert "user root" not in text
+    assert "user root" in config_text(cfg, euid=0)
+    logins = config_text(BrokerConfig(tmp_path, password_file=tmp_path / "pw"), euid=1000)
+    assert "allow_anonymous false" in logins
+
+
+async def test_without_mosquitto_it_says_how_to_install_it(tmp_path: Path) -> None:
+    env = {**os.environ, "MOSQUITTO": str(tmp_path / "no-such-mosquitto")}
+    proc = await asyncio.create_subprocess_exec(
+        RACKCLOCK, "venue", "--data", str(tmp_path / "data"), "--local",
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, env=env,
+    )  # fmt: skip
+    _, err = await asyncio.wait_for(proc.communicate(), WAIT_S)
+    assert proc.returncode == 1
+    assert "apt-get install mosquitto" in err.decode()
+
+
+async def test_venue_runs_the_broker_and_archives_a_table(tmp_path: Path) -> None:
+    if find_mosquitto() is None:
+        if os.environ.get("REQUIRE_SYSTEM_DEPS") == "1":
+            pytest.fail("mosquitto is not installed")
+        pytest.skip("mosquitto is not installed: apt-get install mosquitto")
+    port = free_port()
+    data = tmp_path / "data"
+    hub = await asyncio.create_subprocess_exec(
+        RACKCLOCK, "venue", "--port", str(port), "--data", str(data), "--local",
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    hub_out = Lines(hub)
+    table: asyncio.subprocess.Process | None = None
+    try:
+        await wait_for(lambda: hub_out.has("Stop with ctrl+c"), "the connection lines")
+        base = f"mqtt://127.0.0.1:{port}"
+        assert hub_out.has(f"--clock mqtt:{base}/<venue>/<table>")
+        assert hub_out.has(f"rackclock director --broker {base}")
+        assert hub_out.has(f"rackclock emulate-clock --mqtt {base}/<venue>/<table>")
+        assert listening(port)
+        table = await asyncio.create_subprocess_exec(
+            RACKCLOCK, "serve", "--variant", "nzasp", "--players", "Ann Lee,Ben Ray",
+            "--log", str(tmp_path / "t1.sqlite"), "--clock", f"mqtt:{base}/club/t1",
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.DEVNULL,
+        )  # fmt: skip
+        table_out = Lines(table)
+        state_file = data / "archive" / "club" / "t1.json"
+        await wait_for(state_file.exists, "the archived state")
+        doc = json.loads(state_file.read_text())
+        assert doc["state"]["players"] == ["Ann Lee", "Ben Ray"]
+        assert doc["state"]["phase"] == "playing"
+        await wait_for(lambda: hub_out.has("table club/t1: online"), "the table online")
+        # the game ends: the hub fetches the log
+        assert table.stdin is not None
+        table.stdin.write(b'{"type":"resigned","player":1}\n')
+        await table.stdin.drain()
+        log_file = data / "archive" / "club" / "t1.jsonl"
+        await wait_for(log_file.exists, "the archived log")
+        events, bad = parse_jsonl(log_file.read_text())
+        assert not bad
+        assert [type(ev).__name__ for _, ev in events] == ["GameStarted", "Resigned"]
+        state, _ = replay(events)
+        assert state.result is not None
+        assert state.result.winner == 0
+        assert hub_out.has("archived club/t1: 2 events")
+        assert table_out.has('"type": "Resigned"')
+        # ctrl+c: the table first (its terminal says offline), then the hub
+        assert await stop(table) in (0, 130)
+        await table_out.close()
+        await wait_for(lambda: hub_out.has("table club/t1: offline"), "the table offline")
+        assert await stop(hub) == 0
+        await hub_out.close()
+        assert hub_out.lines[-1] == "mosquitto stopped (exit status 0)"
+        assert not listening(port)
+        assert (data / "mosquitto" / "mosquitto.db").exists()  # persistence written on stop
+        err = await hub.stderr.read() if hub.stderr else b""
+        assert b"Traceback" not in err
+        assert not (data / "mosquitto.pid").exists()
+    finally:
+        for proc in (table, hub):
+            if proc is not None and proc.returncode is None:
+                proc.kill()
+                await proc.wait()
+        pid_file = data / "mosquitto.pid"  # a hub killed above leaves its broker running
+        if pid_file.exists():
+            with contextlib.suppress(ProcessLookupError, ValueError):
+                os.kill(int(pid_file.read_text()), signal.SIGKILL)

@@ -1,0 +1,78 @@
+"""SVG snapshots of the table terminal at 80x24 (``pytest --snapshot-update`` to accept).
+
+Deterministic: fixed names, a :class:`FakeTimeline` (the clocks show fixed
+times), the command line's cursor not blinking, and the sub-title naming only
+the log file, not the temporary directory it is in. Snapshot tests are plain
+``def`` tests: ``snap_compare`` runs the app itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from textual.pilot import Pilot
+
+from clock.timeline import FakeTimeline
+from engine.play.lexicon import WordList
+from engine.rules.state import Phase
+from terminal_ui.table.app import AdjudicationScreen, ChallengeScreen, CommandInput, TableApp
+from tests.helpers import command, config, game, owed, play, started, text_of, until
+
+SnapCompare = Callable[..., bool]
+RunBefore = Callable[[Pilot[int]], Awaitable[None]]
+
+
+async def steady(pilot: Pilot[int]) -> TableApp:
+    """The started app, with what varies from run to run fixed."""
+    app = await started(pilot)
+    app.sub_title = f"{app.config.variant} | log {app.config.log.name}"
+    app.query_one(CommandInput).cursor_blink = False
+    await pilot.pause()
+    return app
+
+
+def test_snapshot_opening(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    async def run_before(pilot: Pilot[int]) -> None:
+        app = await steady(pilot)
+        await until(pilot, lambda: "Ann to play" in text_of(app, "#phase"), "the phase")
+
+    assert snap_compare(TableApp(config(tmp_path)), terminal_size=(80, 24), run_before=run_before)
+
+
+def test_snapshot_plays_board_and_live_score(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    cfg = config(tmp_path)
+    timeline = cfg.timeline
+    assert isinstance(timeline, FakeTimeline)
+
+    async def run_before(pilot: Pilot[int]) -> None:
+        app = await steady(pilot)
+        timeline.advance(42_000)
+        await play(pilot, app, "8d windy", "[")
+        await command(pilot, "draw 5", lambda: owed(app) == 0)
+        timeline.advance(75_000)
+        await pilot.press("f3")
+        line = app.query_one(CommandInput)
+        line.value = "7c gale"  # typed, not laid: the score shows before Enter
+        line.cursor_position = len(line.value)
+        await until(pilot, lambda: "= 16" in text_of(app, "#feedback"), "the live score")
+
+    assert snap_compare(TableApp(cfg), terminal_size=(80, 24), run_before=run_before)
+
+
+def test_snapshot_adjudication_verdict(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    words = WordList.from_lines("test list", ["windy", "aw", "li", "en", "yd"])
+
+    async def run_before(pilot: Pilot[int]) -> None:
+        app = await steady(pilot)
+        await play(pilot, app, "8d windy", "[")
+        await play(pilot, app, "7c galey", "]")
+        await command(pilot, "challenge", lambda: isinstance(app.screen, ChallengeScreen))
+        await pilot.press("enter")  # every word formed
+        await until(pilot, lambda: isinstance(app.screen, AdjudicationScreen), "adjudication")
+        assert game(app).phase is Phase.CHALLENGE
+        await pilot.press("j")
+        await pilot.pause()
+
+    app = TableApp(config(tmp_path, words=words))
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
