@@ -39,7 +39,6 @@ import contextlib
 import cProfile
 import importlib
 import json
-import math
 import os
 import pstats
 import tempfile
@@ -51,6 +50,7 @@ from typing import Any
 
 import serial_asyncio_fast
 
+from bench.stats import percentile_ms
 from clock.device.interface import DeviceEvent
 from clock.table.service import TableService, Update
 from clock.timeline import MonotonicTimeline
@@ -68,12 +68,6 @@ MIN_PRESSES = 2000
 VARIANT = "nzasp"
 WAIT_S = 5.0
 """Any single press or echo slower than this is a failure."""
-
-
-def _pct(sorted_ns: list[int], q: float) -> float:
-    """Nearest-rank percentile ``q`` (0..1) of sorted nanoseconds, in ms."""
-    rank = max(1, math.ceil(q * len(sorted_ns)))
-    return sorted_ns[rank - 1] / 1e6
 
 
 class _Pty:
@@ -240,8 +234,8 @@ def measure_serial(
     with tempfile.TemporaryDirectory(prefix="rackclock-serial-bench-", dir=workdir) as tmp:
         runs = asyncio.run(_measure(Path(tmp) / "table.db", n, warmup))
     presses, to_host, base = (sorted(r) for r in runs)
-    p50, p99 = _pct(presses, 0.5), _pct(presses, 0.99)
-    b50, b99 = _pct(base, 0.5), _pct(base, 0.99)
+    p50, p99 = percentile_ms(presses, 0.5), percentile_ms(presses, 0.99)
+    b50, b99 = percentile_ms(base, 0.5), percentile_ms(base, 0.99)
     return {
         "transport": "serial",
         "n": n,
@@ -252,8 +246,8 @@ def measure_serial(
         "ratio_p50": round(p50 / b50, 2),
         "ratio_p99": round(p99 / b99, 2),
         "max_ms": round(presses[-1] / 1e6, 3),
-        "to_host_p50_ms": round(_pct(to_host, 0.5), 3),
-        "to_host_p99_ms": round(_pct(to_host, 0.99), 3),
+        "to_host_p50_ms": round(percentile_ms(to_host, 0.5), 3),
+        "to_host_p99_ms": round(percentile_ms(to_host, 0.99), 3),
     }
 
 

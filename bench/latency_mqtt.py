@@ -30,7 +30,6 @@ import argparse
 import asyncio
 import contextlib
 import json
-import math
 import os
 import shutil
 import socket
@@ -44,6 +43,7 @@ from typing import Any
 
 import aiomqtt
 
+from bench.stats import percentile_ms
 from clock.table.service import TableService, Update
 from clock.timeline import MonotonicTimeline
 from engine.events import ClockPressed, GameStarted
@@ -65,12 +65,6 @@ FLOOR_P99_MS = 15.0
 """Press-to-commit p99 on loopback."""
 WAIT_S = 5.0
 """Any single press or message slower than this is a failure."""
-
-
-def _pct(sorted_ns: list[int], q: float) -> float:
-    """Nearest-rank percentile ``q`` (0..1) of sorted nanoseconds, in ms."""
-    rank = max(1, math.ceil(q * len(sorted_ns)))
-    return sorted_ns[rank - 1] / 1e6
 
 
 def _free_port() -> int:
@@ -301,8 +295,8 @@ def measure_mqtt(
     ):
         pair = asyncio.run(_measure(broker, Path(tmp) / "table.db", n, warmup))
     presses, base = sorted(pair[0]), sorted(pair[1])
-    p50, p99 = _pct(presses, 0.5), _pct(presses, 0.99)
-    b50, b99 = _pct(base, 0.5), _pct(base, 0.99)
+    p50, p99 = percentile_ms(presses, 0.5), percentile_ms(presses, 0.99)
+    b50, b99 = percentile_ms(base, 0.5), percentile_ms(base, 0.99)
     return {
         "transport": "mqtt",
         "n": n,

@@ -21,26 +21,19 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import math
 import sqlite3
 import tempfile
 import time
 from pathlib import Path
 
+from bench.stats import percentile_ms
 from clock.device.emulated import EmulatedClock
-
 from clock.table.service import TableService, Update
 from clock.timeline import MonotonicTimeline
 from engine.events import ClockPressed, GameStarted
 from engine.rules.variant import load_variant
 
 VARIANT = "nzasp"
-
-
-def _pct(sorted_ns: list[int], q: float) -> float:
-    """Nearest-rank percentile ``q`` (0..1) of sorted nanoseconds, in ms."""
-    rank = max(1, math.ceil(q * len(sorted_ns)))
-    return sorted_ns[rank - 1] / 1e6
 
 
 async def _presses(path: Path, n: int, warmup: int) -> list[int]:
@@ -115,8 +108,8 @@ def main(argv: list[str] | None = None) -> None:
     with tempfile.TemporaryDirectory(prefix="rackclock-bench-", dir=args.dir) as tmp:
         presses = sorted(asyncio.run(_presses(Path(tmp) / "table.db", n, args.warmup)))
         commits = sorted(_commits(Path(tmp) / "raw.db", max(n, 2_000)))
-    p50, p90, p99 = (_pct(presses, q) for q in (0.5, 0.9, 0.99))
-    c50, c99 = _pct(commits, 0.5), _pct(commits, 0.99)
+    p50, p90, p99 = (percentile_ms(presses, q) for q in (0.5, 0.9, 0.99))
+    c50, c99 = percentile_ms(commits, 0.5), percentile_ms(commits, 0.99)
     print(f"presses:            {n:,} sequential ({args.warmup} warm-up), logs under {where}")
     print(
         f"press -> published: p50 {p50:.3f} ms  p90 {p90:.3f} ms  p99 {p99:.3f} ms"

@@ -1,2 +1,4 @@
-"""The live side of one table: an asyncio service that stamps, commits and publishes
-every command (not built yet; see docs/architecture.md)."""
+"""The live side of one table: the asyncio service that stamps, checks, commits and
+publishes every command (:mod:`clock.table`), the clock devices as it sees them
+(:mod:`clock.device`), the table's files (:mod:`clock.log`: the hash-chained event
+log, reading logs, the liveness sidecar), and the table's monotonic timeline."""

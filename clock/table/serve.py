@@ -28,8 +28,8 @@ from typing import Literal, TextIO
 
 import msgspec
 
-from clock.device.interface import ClockDevice
 from clock.device.emulated import EmulatedClock
+from clock.device.interface import ClockDevice
 from clock.table.service import TableService, Update
 from clock.timeline import MonotonicTimeline
 from engine.events import GameStarted, decode_event

@@ -37,7 +37,6 @@ from __future__ import annotations
 import contextlib
 from typing import ClassVar
 
-from clock.device.emulated import EmulatedClock
 from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
@@ -46,6 +45,7 @@ from textual.css.query import NoMatches
 from textual.markup import escape
 from textual.widgets import Input, Label, Static
 
+from clock.device.emulated import EmulatedClock
 from clock.log.eventlog import EventLog
 from clock.table.service import Ack, TableService, Update
 from engine.errors import EngineError

@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar, Literal
 
-from clock.device.emulated import EmulatedClock
 from rich.markup import escape
 from textual import events, on, work
 from textual.app import App, ComposeResult
@@ -28,6 +27,7 @@ from textual.screen import ModalScreen
 from textual.theme import Theme
 from textual.widgets import Footer, Header, Input, Label, SelectionList, Static
 
+from clock.device.emulated import EmulatedClock
 from clock.device.interface import ClockDevice
 from clock.table.service import Ack, TableService, Update
 from clock.timeline import MonotonicTimeline, Timeline

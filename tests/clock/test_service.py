@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from clock.device.emulated import EmulatedClock
 
+from clock.device.emulated import EmulatedClock
 from clock.device.interface import DeviceEvent, DeviceOffline, DeviceOnline, SidePressed
 from clock.log.eventlog import EventLog, LogRecord
 from clock.log.heartbeat import write_alive

@@ -13,7 +13,6 @@ import time
 from pathlib import Path
 
 from clock.device.emulated import EmulatedClock
-
 from clock.table.service import TableService, Update
 from clock.timeline import MonotonicTimeline
 from engine.events import ClockPressed, GameStarted, TimeChecked, TurnScored
