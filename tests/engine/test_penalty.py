@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from engine.events import GameStarted
-from engine.rules.machine import apply, penalty
+from engine.rules.machine import apply
+from engine.rules.procedures.common import penalty
 from engine.rules.state import GameState
 
 

@@ -25,7 +25,6 @@ __all__ = [
     "ruled",
     "set_pair",
     "tiles_of",
-    "time_text",
     "variant_of",
 ]
 
@@ -34,13 +33,6 @@ LIVE = (Phase.PLAYING, Phase.HOLD, Phase.BLANK_DEMANDED, Phase.OUT_PLAY)
 
 
 LOG_RULE = "event log: the table's timeline only moves forward"
-
-
-def time_text(ms: int) -> str:
-    """``-1:01`` style text for a signed number of milliseconds (whole seconds, toward zero)."""
-    sign = "-" if ms < 0 else ""
-    secs = abs(ms) // 1000
-    return f"{sign}{secs // 60}:{secs % 60:02d}"
 
 
 def variant_of(state: GameState) -> Variant:

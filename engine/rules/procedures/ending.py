@@ -10,6 +10,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
+from engine.clocktext import clock_text
 from engine.equipment.rack import is_subrack, parse_rack
 from engine.errors import EngineError, Refusal
 from engine.events import Bye, EndRacks, Forfeited, Resigned, Signed
@@ -21,7 +22,6 @@ from engine.rules.procedures.common import (
     ruled,
     set_pair,
     tiles_of,
-    time_text,
     variant_of,
 )
 from engine.rules.state import GameState, Phase, Result, Ruling, Turn
@@ -75,7 +75,7 @@ def finish(
                 Ruling(
                     t,
                     v.source("penalty_points"),
-                    f"{state.players[seat]} used {time_text(over)} overtime: -{pens[seat]} "
+                    f"{state.players[seat]} used {clock_text(over)} overtime: -{pens[seat]} "
                     f"({v.penalty_points} per {unit}"
                     f"{' or part' if v.penalty_part_counts else ''})",
                 ),
