@@ -9,7 +9,7 @@ from typing import Any
 from engine.equipment.tiles import TileSet, load_tile_set
 from engine.errors import Refusal
 from engine.rules.gameclock import GameClock
-from engine.rules.state import GameState, Phase, Ruling, Turn
+from engine.rules.state import GameState, Phase, Ruling, Turn, TurnKind
 from engine.rules.variant import Variant
 
 __all__ = [
@@ -64,7 +64,7 @@ def line(
     state: GameState,
     t: int,
     player: int,
-    kind: str,
+    kind: TurnKind,
     text: str,
     score: int,
     scores: tuple[int, int],

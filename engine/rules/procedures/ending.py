@@ -24,12 +24,12 @@ from engine.rules.procedures.common import (
     tiles_of,
     variant_of,
 )
-from engine.rules.state import GameState, Phase, Result, Ruling, Turn
+from engine.rules.state import EndReason, GameState, Phase, Result, Ruling, Turn
 
 __all__ = ["HANDLERS", "end_game", "finish", "scoreless_check", "went_out"]
 
 
-def end_game(state: GameState, t: int, reason: str) -> GameState:
+def end_game(state: GameState, t: int, reason: EndReason) -> GameState:
     """The game is over; the racks are awaited (board mode) or the result is computed."""
     return replace(
         state, clock=state.clock.stop(t), composing=None, end_reason=reason, phase=Phase.END_RACKS
@@ -39,7 +39,7 @@ def end_game(state: GameState, t: int, reason: str) -> GameState:
 def finish(
     state: GameState,
     t: int,
-    reason: str,
+    reason: EndReason,
     adjust: tuple[int, int],
     racks: tuple[str, str] = ("", ""),
 ) -> GameState:
@@ -225,7 +225,7 @@ def _award(
     state: GameState,
     t: int,
     winner: int,
-    reason: str,
+    reason: EndReason,
     spread: int,
     param: str,
     text: str,

@@ -42,7 +42,7 @@ from engine.rules.procedures.common import (
 )
 from engine.rules.procedures.draw import overdraw
 from engine.rules.procedures.ending import end_game, scoreless_check
-from engine.rules.state import GameState, Phase, Play, Ruling
+from engine.rules.state import GameState, Phase, Play, Ruling, TurnKind
 from engine.rules.variant import load_variant
 
 __all__ = ["HANDLERS", "out_play", "pressed", "start"]
@@ -337,7 +337,9 @@ def out_play(state: GameState, t: int) -> GameState:
     )
 
 
-def _end_turn_without_play(state: GameState, p: int, t: int, kind: str, text: str) -> GameState:
+def _end_turn_without_play(
+    state: GameState, p: int, t: int, kind: TurnKind, text: str
+) -> GameState:
     opp = 1 - p
     clock = state.clock.start(opp, t)
     st = replace(
