@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from clock.files import register_variant_files
 from engine.clocktext import clock_text
 from engine.events import Event
 from engine.rules.replay import Rejected, parse_jsonl, replay, report
@@ -34,7 +35,8 @@ def register(sub: Any) -> None:
 
 
 def load_log(path: Path) -> tuple[list[tuple[int, Event]], list[Rejected]]:
-    """Read events from a SQLite event log or a JSON Lines file.
+    """Read events from a SQLite event log or a JSON Lines file, and the variant
+    files its games name (so that replaying them resolves those names).
 
     Raises:
         OSError: The file cannot be read.
@@ -46,14 +48,18 @@ def load_log(path: Path) -> tuple[list[tuple[int, Event]], list[Rejected]]:
         from clock.log.eventlog import EventLog
 
         with EventLog.open(path, create=False) as log:
-            return list(log.events()), []
+            events = list(log.events())
+        register_variant_files(ev for _, ev in events)
+        return events, []
     data = path.read_bytes()
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         return [], [Rejected(line, f"not UTF-8 at byte offset {exc.start}", "events.md")]
-    return parse_jsonl(text)
+    events, bad = parse_jsonl(text)
+    register_variant_files(ev for _, ev in events)
+    return events, bad
 
 
 def _human(rep: dict[str, Any]) -> str:

@@ -38,6 +38,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Footer, Header, Static
 
+from clock.files import register_variant_files
 from engine.clocktext import clock_text
 from engine.errors import EngineError
 from engine.events import Event
@@ -229,6 +230,7 @@ class DirectorApp(App[int]):
             events, bad = await self.link.get_log(TableTopics(table.venue, table.table))
         except DirectorError as exc:
             return str(exc)
+        register_variant_files(ev for _, ev in events)
         table.set_events(events, bad)
         return ""
 
