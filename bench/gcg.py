@@ -26,12 +26,18 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bench.corpus import corpus
-from engine.equipment.board import Board
-from engine.equipment.tiles import load_tile_set
-from engine.gcg import EventKind, GameRecord, check_record, parse_gcg, write_gcg
-from engine.play.notation import Move
-from engine.play.placement import place
-from engine.rules.variant import load_variant
+from engine import (
+    Board,
+    GameRecord,
+    Move,
+    check_record,
+    load_tile_set,
+    load_variant,
+    parse_gcg,
+    place,
+    write_gcg,
+)
+from engine.gcg import EventKind
 
 __all__ = ["main"]
 

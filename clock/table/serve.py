@@ -33,9 +33,8 @@ from clock.device.interface import ClockDevice
 from clock.files import load_variant
 from clock.table.service import TableService, Update
 from clock.timeline import MonotonicTimeline
+from engine import Phase, report
 from engine.events import GameStarted, decode_event
-from engine.rules.replay import report
-from engine.rules.state import Phase
 
 __all__ = ["ServeConfig", "serve"]
 

@@ -46,7 +46,7 @@ from clock.files import register_variant_files
 from clock.log.eventlog import EventLog
 from clock.log.heartbeat import boot_id, read_alive, write_alive
 from clock.timeline import MonotonicTimeline, Timeline
-from engine.errors import Refusal
+from engine import GameState, Phase, Refusal, Rejected, apply, next_deadline, replay
 from engine.events import (
     ClockPressed,
     Event,
@@ -56,9 +56,6 @@ from engine.events import (
     ServiceRestarted,
     TimeChecked,
 )
-from engine.rules.machine import apply, next_deadline
-from engine.rules.replay import Rejected, replay
-from engine.rules.state import GameState, Phase
 
 __all__ = ["Ack", "Status", "Subscription", "TableService", "Update"]
 
