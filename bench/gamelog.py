@@ -38,6 +38,7 @@ from functools import cache
 from msgspec.structs import replace
 
 from bench.corpus import rack_string_of, try_play
+from clock.files import load_variant
 from engine.equipment.board import EMPTY
 from engine.equipment.layout import Layout
 from engine.equipment.tiles import TileSet, load_tile_set
@@ -67,7 +68,7 @@ from engine.play.placement import Placement
 from engine.rules.machine import apply, next_deadline
 from engine.rules.replay import replay
 from engine.rules.state import GameState, Phase
-from engine.rules.variant import Variant, list_variants, load_variant
+from engine.rules.variant import Variant, list_variants
 
 __all__ = [
     "BOARD_VARIANTS",
@@ -146,7 +147,7 @@ class _Game:
         self.seed = seed
         self.rng = random.Random(f"gamelog:{variant}:{seed}")
         self.variant_name = variant
-        self.v: Variant = load_variant(variant)
+        self.v: Variant = load_variant(variant)  # a bundled name, or a director's file
         self.ts: TileSet = load_tile_set(self.v.tile_set)
         self.scale = self.v.initial_ms / 1_500_000
         self.letters = sorted(t for t in self.ts.counts if self.ts.has_letter(t))

@@ -30,12 +30,11 @@ import msgspec
 
 from clock.device.emulated import EmulatedClock
 from clock.device.interface import ClockDevice
+from clock.files import load_variant
 from clock.table.service import TableService, Update
 from clock.timeline import MonotonicTimeline
+from engine import Phase, report
 from engine.events import GameStarted, decode_event
-from engine.rules.replay import report
-from engine.rules.state import Phase
-from engine.rules.variant import load_variant
 
 __all__ = ["ServeConfig", "serve"]
 

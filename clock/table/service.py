@@ -42,14 +42,20 @@ from clock.device.interface import (
     SidePressed,
     TimesReported,
 )
+from clock.files import register_variant_files
 from clock.log.eventlog import EventLog
 from clock.log.heartbeat import boot_id, read_alive, write_alive
 from clock.timeline import MonotonicTimeline, Timeline
-from engine.errors import Refusal
-from engine.events import ClockPressed, Event, Neutralized, Resumed, ServiceRestarted, TimeChecked
-from engine.rules.machine import apply, next_deadline
-from engine.rules.replay import Rejected, replay
-from engine.rules.state import GameState, Phase
+from engine import GameState, Phase, Refusal, Rejected, apply, next_deadline, replay
+from engine.events import (
+    ClockPressed,
+    Event,
+    GameStarted,
+    Neutralized,
+    Resumed,
+    ServiceRestarted,
+    TimeChecked,
+)
 
 __all__ = ["Ack", "Status", "Subscription", "TableService", "Update"]
 
@@ -212,7 +218,9 @@ class TableService:
         and start the writer, device, deadline and heartbeat tasks."""
         created = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         self._log = EventLog.open(self.log_path, created=created)
-        self.state, self.rejected_on_load = replay(self._log.events())
+        events = list(self._log.events())
+        register_variant_files(ev for _, ev in events)
+        self.state, self.rejected_on_load = replay(events)
         self._recover()
         self._running = True
         self._tasks.append(asyncio.create_task(self._writer(), name="table.writer"))
@@ -321,6 +329,8 @@ class TableService:
         if event is _PAUSE and self.state.clock.neutral:
             event = Resumed(by="clock")
         stamped = replace(event, t=max(t, self.state.t))
+        if isinstance(stamped, GameStarted):
+            register_variant_files((stamped,))
         try:
             new = apply(self.state, stamped)
         except Refusal as exc:

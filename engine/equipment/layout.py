@@ -1,18 +1,19 @@
 """Board layouts: the size of the board and where its premium squares are.
 
 Layouts are data files (``engine/data/layouts/*.txt``): one character per
-square, loaded by name, so another board needs no code.
+square, loaded by name, so another board needs no code. A user's file is read
+by the caller and parsed with :func:`parse_layout`; registered
+(:func:`register_layout`), it loads by the name a variant gives it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 
-from engine._data import locate
+from engine._data import Registry, bundled
 from engine.errors import DataFileError
 
-__all__ = ["Layout", "load_layout"]
+__all__ = ["Layout", "load_layout", "parse_layout", "register_layout"]
 
 # square symbol -> (letter multiplier, word multiplier)
 _SYMBOLS: dict[str, tuple[int, int]] = {
@@ -51,7 +52,17 @@ class Layout:
         return row * self.cols + col
 
 
-def _parse(name: str, text: str, source: str) -> Layout:
+def parse_layout(name: str, text: str, source: str) -> Layout:
+    """A layout from the text of its file: one symbol per square, row by row.
+
+    Args:
+        name: The name it is loaded by.
+        text: The file's text (``#`` starts a comment line).
+        source: Where the text came from, quoted in errors.
+
+    Raises:
+        DataFileError: The text is not a layout.
+    """
     grid = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]
     if not grid:
         raise DataFileError(f"layout {source!r}: no rows")
@@ -89,16 +100,26 @@ def _parse(name: str, text: str, source: str) -> Layout:
     )
 
 
-@cache
+def _bundled(name: str) -> Layout:
+    return parse_layout(name, *bundled("layouts", name, ".txt"))
+
+
+_LAYOUTS: Registry[Layout] = Registry(_bundled)
+
+
+def register_layout(name: str, layout: Layout) -> None:
+    """Make ``name`` load as ``layout`` (one the caller read from a user's file)."""
+    _LAYOUTS.register(name, layout)
+
+
 def load_layout(name: str = "standard") -> Layout:
-    """Load a layout by bundled name or by path to a text file.
+    """Load a layout by name: one registered under it, else a bundled one.
 
     >>> lay = load_layout("standard")
     >>> (lay.rows, lay.cols, lay.centre)
     (15, 15, 112)
 
     Raises:
-        DataFileError: The file is missing or malformed.
+        DataFileError: No layout has that name.
     """
-    path = locate("layouts", name, ".txt")
-    return _parse(name, path.read_text(encoding="utf-8"), str(path))
+    return _LAYOUTS.load(name)

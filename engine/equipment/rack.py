@@ -1,6 +1,7 @@
-"""Racks as multisets of tiles, and the end-of-game rack adjustments.
+"""Racks as multisets of tiles.
 
-Rack tiles are upper-case letters and ``?`` for a blank.
+Rack tiles are upper-case letters and ``?`` for a blank. What tiles are worth
+at the end of a game is :meth:`engine.equipment.tiles.TileSet.rack_value`.
 """
 
 from __future__ import annotations
@@ -10,14 +11,7 @@ from collections import Counter
 from engine.equipment.tiles import TileSet
 from engine.errors import NotationError
 
-__all__ = [
-    "going_out_bonus",
-    "is_subrack",
-    "leave",
-    "parse_rack",
-    "rack_deduction",
-    "rack_string",
-]
+__all__ = ["is_subrack", "leave", "parse_rack", "rack_string"]
 
 
 def parse_rack(text: str, tile_set: TileSet) -> Counter[str]:
@@ -55,20 +49,3 @@ def leave(rack: Counter[str], used: Counter[str]) -> Counter[str]:
     out = rack.copy()
     out.subtract(used)
     return +out
-
-
-def going_out_bonus(
-    opponent_rack: Counter[str] | str, tile_set: TileSet, *, factor: int = 2
-) -> int:
-    """Points the player who goes out receives: ``factor`` times the value of the
-    opponent's remaining tiles (2 under NASPA, WESPA and NZASP 8.1; 1 in older
-    ABSP/WESPA records, where the opponent also loses the same amount)."""
-    tiles = opponent_rack.elements() if isinstance(opponent_rack, Counter) else opponent_rack
-    return factor * tile_set.rack_value(tiles)
-
-
-def rack_deduction(own_rack: Counter[str] | str, tile_set: TileSet) -> int:
-    """Points a player loses for tiles left on their own rack when the game ends
-    without them going out (scoreless turns, time, or the older convention)."""
-    tiles = own_rack.elements() if isinstance(own_rack, Counter) else own_rack
-    return tile_set.rack_value(tiles)

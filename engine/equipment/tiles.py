@@ -1,7 +1,9 @@
 """Tile sets: which letters exist, how many of each, and what each is worth.
 
 Tile sets are data files (``engine/data/tiles/*.toml``) loaded by name, so a
-new language needs no code.
+new language needs no code. A user's file is read by the caller and parsed with
+:func:`parse_tile_set`; registered (:func:`register_tile_set`), it loads by the
+name a variant gives it.
 """
 
 from __future__ import annotations
@@ -10,12 +12,11 @@ import tomllib
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from functools import cache
 
-from engine._data import locate
+from engine._data import Registry, bundled
 from engine.errors import DataFileError
 
-__all__ = ["TileSet", "load_tile_set"]
+__all__ = ["TileSet", "load_tile_set", "parse_tile_set", "register_tile_set"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +75,17 @@ class TileSet:
         return Counter(self.counts)
 
 
-def _parse(name: str, text: str, source: str) -> TileSet:
+def parse_tile_set(name: str, text: str, source: str) -> TileSet:
+    """A tile set from the text of its TOML file.
+
+    Args:
+        name: The name it is loaded by (its name when the file gives none).
+        text: The file's text.
+        source: Where the text came from, quoted in errors.
+
+    Raises:
+        DataFileError: The text is not a tile set.
+    """
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -110,16 +121,26 @@ def _parse(name: str, text: str, source: str) -> TileSet:
     )
 
 
-@cache
+def _bundled(name: str) -> TileSet:
+    return parse_tile_set(name, *bundled("tiles", name, ".toml"))
+
+
+_TILE_SETS: Registry[TileSet] = Registry(_bundled)
+
+
+def register_tile_set(name: str, tile_set: TileSet) -> None:
+    """Make ``name`` load as ``tile_set`` (one the caller read from a user's file)."""
+    _TILE_SETS.register(name, tile_set)
+
+
 def load_tile_set(name: str = "english") -> TileSet:
-    """Load a tile set by bundled name or by path to a TOML file.
+    """Load a tile set by name: one registered under it, else a bundled one.
 
     >>> ts = load_tile_set("english")
     >>> ts.total, ts.face_points, ts.blanks
     (100, 187, 2)
 
     Raises:
-        DataFileError: The file is missing or malformed.
+        DataFileError: No tile set has that name.
     """
-    path = locate("tiles", name, ".toml")
-    return _parse(name, path.read_text(encoding="utf-8"), str(path))
+    return _TILE_SETS.load(name)

@@ -12,6 +12,7 @@ totals, so the record's arithmetic still checks.
 
 from __future__ import annotations
 
+from engine.clocktext import clock_text
 from engine.errors import EngineError
 from engine.gcg.record import Event, EventKind, GameRecord, Player, Pragma
 from engine.play.notation import parse_move
@@ -26,10 +27,7 @@ class ExportError(EngineError, ValueError):
 
 def clock_annotation(ms: int) -> str:
     """``@24:28.5`` for 1468500 ms; negative in overtime."""
-    sign = "-" if ms < 0 else ""
-    tenths = abs(ms) // 100
-    secs, tenth = divmod(tenths, 10)
-    return f"@{sign}{secs // 60}:{secs % 60:02d}.{tenth}"
+    return "@" + clock_text(ms, tenths=True)
 
 
 def _nick(name: str, taken: set[str]) -> str:

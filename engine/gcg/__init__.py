@@ -1,6 +1,6 @@
 """GCG game records (Poslfit GCG v1.2): model, reader, writer and checker."""
 
-from engine.gcg.check import CheckResult, Problem, check_file, check_record
+from engine.gcg.check import CheckResult, Problem, check_bytes, check_record
 from engine.gcg.reader import ParseResult, parse_gcg, read_gcg
 from engine.gcg.record import Event, EventKind, GameRecord, Player, Pragma
 from engine.gcg.writer import write_gcg
@@ -14,7 +14,7 @@ __all__ = [
     "Player",
     "Pragma",
     "Problem",
-    "check_file",
+    "check_bytes",
     "check_record",
     "parse_gcg",
     "read_gcg",

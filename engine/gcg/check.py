@@ -12,29 +12,28 @@ End-of-game conventions accepted (be liberal in layout, strict in arithmetic):
   line ``>a: (TILES) +2v`` (NASPA, WESPA, NZASP 8.1);
 * older WESPA/ABSP records give the player who went out the value once and
   deduct it from the opponent on a separate line ``>b: TILES (TILES) -v``.
+
+The rules checked come from a :class:`~engine.rules.variant.Variant`: its tile
+set and board, the scoreless turns that end the game and the fewest tiles in
+the bag that allow an exchange.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from engine.equipment.board import Board
 from engine.equipment.rack import is_subrack, leave, parse_rack, rack_string
-from engine.equipment.tiles import TileSet, load_tile_set
+from engine.equipment.tiles import load_tile_set
 from engine.errors import EngineError
 from engine.gcg.reader import parse_gcg
 from engine.gcg.record import Event, EventKind, GameRecord
 from engine.play.placement import Placement, place
+from engine.rules.variant import Variant
 
-__all__ = ["CheckResult", "Problem", "check_file", "check_record"]
-
-# NASPA and WESPA: the game ends after six consecutive scoreless turns.
-SCORELESS_TURNS_END = 6
-# An exchange needs at least this many tiles in the bag (NZASP 6.7; NASPA/WESPA practice).
-EXCHANGE_MIN_BAG = 7
+__all__ = ["CheckResult", "Problem", "check_bytes", "check_record"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,10 +75,12 @@ class CheckResult:
 class _Replay:
     """Mutable bookkeeping for one check; lives only inside :func:`check_record`."""
 
-    def __init__(self, record: GameRecord, tile_set: TileSet, board: Board) -> None:
+    def __init__(self, record: GameRecord, variant: Variant) -> None:
+        tile_set = load_tile_set(variant.tile_set)
         self.rec = record
+        self.variant = variant
         self.ts = tile_set
-        self.board = board
+        self.board = Board.empty(variant.layout)
         self.problems: list[Problem] = []
         self.nicks = [p.nick for p in record.players]
         self.total = [0, 0]  # last declared cumulative per player
@@ -182,8 +183,8 @@ class _Replay:
     def end_turn(self, p: int, scored: bool) -> None:
         self.turn = 1 - p
         self.scoreless = 0 if scored else self.scoreless + 1
-        if self.scoreless >= SCORELESS_TURNS_END and self.over is None:
-            self.over = f"{SCORELESS_TURNS_END} scoreless turns"
+        if self.scoreless >= self.variant.scoreless_turns and self.over is None:
+            self.over = f"{self.variant.scoreless_turns} scoreless turns"
 
     # --- events ----------------------------------------------------------------
     def placement(self, p: int, ev: Event) -> None:
@@ -226,7 +227,7 @@ class _Replay:
         self.held[p] += min(n, max(0, self.bag()))
         self.kept[p] = leave(rack, used) if rack is not None and is_subrack(used, rack) else None
         # A play that stands resets the scoreless count even if it scored 0 (a word of
-        # blanks): the rules-matrix reading shared with macondo; see docs/gcg.md.
+        # blanks): the reading macondo also takes; see docs/gcg.md.
         self.end_turn(p, scored=True)
         if self.held[p] == 0 and self.bag() <= 0 and self.over is None:
             self.over = f"{self.nicks[p]} went out"
@@ -268,10 +269,9 @@ class _Replay:
             return
         rack = self.check_rack(p, ev)
         bag = self.bag()
-        if bag < EXCHANGE_MIN_BAG:
-            self.err(
-                ev, f"exchange with {bag} tiles in the bag; at least {EXCHANGE_MIN_BAG} needed"
-            )
+        least = self.variant.exchange_min_bag
+        if bag < least:
+            self.err(ev, f"exchange with {bag} tiles in the bag; at least {least} needed")
         if ev.score != 0:
             self.err(ev, f"an exchange scores 0, not {ev.score:+d}")
         count = ev.exchange_count if ev.exchange_count is not None else len(ev.exchanged)
@@ -404,16 +404,10 @@ class _Replay:
         return self.deducted == {0, 1}
 
 
-def check_record(
-    record: GameRecord,
-    *,
-    label: str = "<record>",
-    tile_set: TileSet | None = None,
-    board: Board | None = None,
-) -> CheckResult:
-    """Replay ``record`` and report every inconsistency."""
-    ts = tile_set or load_tile_set("english")
-    rp = _Replay(record, ts, board or Board.empty())
+def check_record(record: GameRecord, variant: Variant, *, label: str = "<record>") -> CheckResult:
+    """Replay ``record`` under ``variant``'s rules and report every inconsistency."""
+    rp = _Replay(record, variant)
+    ts = rp.ts
     if len(record.players) != 2:
         rp.err(0, "the record does not name two players")
     dispatch = {
@@ -446,17 +440,18 @@ def check_record(
     return CheckResult(label, not errors, rp.complete(), errors, final)
 
 
-def check_file(path: str | Path) -> CheckResult:
-    """Read and check one GCG file; unreadable files are reported, never raised."""
-    p = Path(path)
-    try:
-        data = p.read_bytes()
-    except OSError as exc:
-        return CheckResult(str(path), False, False, (Problem(0, f"cannot read: {exc.strerror}"),))
+def check_bytes(data: bytes, label: str, variant: Variant) -> CheckResult:
+    """Read and check the bytes of one GCG file; what cannot be read is reported too.
+
+    Args:
+        data: The file's bytes (GCG: UTF-8 when declared, else ISO-8859-1).
+        label: The file's name, for the result.
+        variant: The rules the game was played under.
+    """
     parsed = parse_gcg(data)
-    result = check_record(parsed.record, label=str(path))
+    result = check_record(parsed.record, variant, label=label)
     syntax = tuple(Problem(e.line, e.message) for e in parsed.errors)
     if not syntax:
         return result
     errors = tuple(sorted(syntax + result.errors, key=lambda pr: pr.line))
-    return CheckResult(str(path), False, False, errors, result.final_scores)
+    return CheckResult(label, False, False, errors, result.final_scores)

@@ -12,12 +12,11 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Protocol
 
 from engine.errors import WordListError
 
-__all__ = ["Adjudicator", "Judge", "Verdict", "WordList", "load_word_list"]
+__all__ = ["Adjudicator", "Judge", "Verdict", "WordList"]
 
 
 class Verdict(enum.Enum):
@@ -84,23 +83,27 @@ class WordList:
             add(word.upper())
         return cls(name, frozenset(words))
 
+    @classmethod
+    def from_bytes(cls, name: str, raw: bytes, *, source: str | None = None) -> WordList:
+        """Build from the bytes of a word list file: UTF-8 (a byte order mark is
+        skipped), or Latin-1 when it is not valid UTF-8; lines as :meth:`from_lines`.
 
-def load_word_list(path: str | Path) -> WordList:
-    """Load a word list from a text file (UTF-8, or Latin-1 when not valid UTF-8).
+        >>> WordList.from_bytes("t", b"caf\\xe9\\nna\\xefve\\n").words == {"CAFÉ", "NAÏVE"}
+        True
 
-    Raises:
-        WordListError: The file cannot be read, or it holds no word at all.
-    """
-    p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except OSError as exc:
-        raise WordListError(f"cannot read word list {str(p)!r}: {exc.strerror}") from None
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        text = raw.decode("latin-1")
-    wl = WordList.from_lines(p.name, text.splitlines())
-    if not wl.words:
-        raise WordListError(f"word list {str(p)!r} holds no words")
-    return wl
+        Args:
+            name: Where the list came from (the file's name).
+            raw: The file's bytes.
+            source: Where it was read from, quoted in errors (``name`` if not given).
+
+        Raises:
+            WordListError: It holds no word at all.
+        """
+        try:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            text = raw.decode("latin-1")
+        wl = cls.from_lines(name, text.splitlines())
+        if not wl.words:
+            raise WordListError(f"word list {source or name!r} holds no words")
+        return wl

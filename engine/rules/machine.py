@@ -37,11 +37,11 @@ from engine.events import (
     TurnScored,
 )
 from engine.rules.procedures import challenge, clockrules, dispute, draw, ending, turn
-from engine.rules.procedures.common import LOG_RULE, penalty, rule, time_text
+from engine.rules.procedures.common import LOG_RULE, rule
 from engine.rules.procedures.deadline import advance, next_deadline
 from engine.rules.state import GameState, Phase
 
-__all__ = ["advance", "apply", "next_deadline", "penalty", "time_text"]
+__all__ = ["advance", "apply", "next_deadline"]
 
 _HANDLERS: dict[type, Callable[[GameState, Any, int], GameState]] = {
     **turn.HANDLERS,

@@ -16,7 +16,8 @@ import msgspec
 
 from engine.errors import Refusal
 from engine.events import Event, decode_event
-from engine.rules.machine import advance, apply, penalty
+from engine.rules.machine import advance, apply
+from engine.rules.procedures.common import penalty
 from engine.rules.state import GameState, Phase
 
 __all__ = ["Rejected", "parse_jsonl", "replay", "report"]

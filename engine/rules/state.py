@@ -8,15 +8,35 @@ and replayed cheaply.
 from __future__ import annotations
 
 import enum
+from typing import Literal
 
 import msgspec
 
 from engine.equipment.board import Board
 from engine.play.placement import Placement
 from engine.rules.gameclock import GameClock
-from engine.rules.variant import Variant
+from engine.rules.variant import Mode, Variant
 
-__all__ = ["GameState", "Phase", "Play", "Result", "Ruling", "Turn"]
+__all__ = ["EndReason", "GameState", "Phase", "Play", "Result", "Ruling", "Turn", "TurnKind"]
+
+EndReason = Literal["out", "scoreless", "cutoff", "ended", "resigned", "forfeit", "lateness", "bye"]
+"""Why a game ended: a player went out, the scoreless turns, the overtime cutoff,
+end racks entered otherwise (``ended``), a resignation, a forfeit, a win by the
+opponent's lateness, or a bye."""
+
+TurnKind = Literal[
+    "play",
+    "exchange",
+    "pass",
+    "withdrawn",
+    "lost_turn",
+    "bonus",
+    "scored",
+    "end_racks",
+    "penalty",
+    "adjusted",
+]
+"""What a line of the game's history records."""
 
 
 class Phase(enum.Enum):
@@ -104,7 +124,7 @@ class Turn(msgspec.Struct, frozen=True):
     """When it happened."""
     player: int
     """Whose line it is."""
-    kind: str
+    kind: TurnKind
     """``play``, ``exchange``, ``pass``, ``withdrawn``, ``lost_turn``, ``bonus``,
     ``scored`` (scoresheet), ``end_racks``, ``penalty`` or ``adjusted``."""
     text: str
@@ -126,8 +146,9 @@ class Result(msgspec.Struct, frozen=True):
     """Final adjusted scores."""
     winner: int | None
     """0 or 1; None for a tie."""
-    reason: str
-    """``out``, ``scoreless``, ``cutoff``, ``resigned``, ``forfeit``, ``bye`` ..."""
+    reason: EndReason
+    """``out``, ``scoreless``, ``cutoff``, ``ended``, ``resigned``, ``forfeit``,
+    ``lateness`` or ``bye``."""
     spread: int
     """Winner's margin (0 for a tie)."""
     penalties: tuple[int, int] = (0, 0)
@@ -143,7 +164,7 @@ class GameState(msgspec.Struct, frozen=True):
     """The rules in force (None before the start)."""
     players: tuple[str, str] = ("", "")
     """Names of player 0 and player 1."""
-    mode: str = "board"
+    mode: Mode = "board"
     """``board`` or ``scoresheet``."""
     phase: Phase = Phase.NOT_STARTED
     """Where the procedure is."""
@@ -181,7 +202,7 @@ class GameState(msgspec.Struct, frozen=True):
     """Score dispute: the player's claim and the other's."""
     overdraw: tuple[int, int] | None = None
     """Overdraw under way: (player, tiles to return)."""
-    end_reason: str | None = None
+    end_reason: EndReason | None = None
     """Why the game ended, once it has."""
     presses: tuple[int, int] = (0, 0)
     """Scoresheet mode: turns ended by each player."""

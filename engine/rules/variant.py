@@ -4,7 +4,10 @@ Each federation's procedure is a TOML file in ``engine/data/variants/`` whose
 ``[params]`` table gives every parameter a value, the rule it comes from, and
 ``assumed = true`` when no official text confirmed it. A variant may
 ``extends`` another and override some parameters; a director writes such a
-file to adapt a shipped variant, and loads it by path.
+file to adapt a shipped variant. The engine reads only its bundled files: a
+director's file (and any file it extends) is read by the caller, built with
+:func:`parse_variant` and registered (:func:`register_variant`) under the name
+a game's start gives it, e.g. ``./club-night.toml``.
 """
 
 from __future__ import annotations
@@ -13,11 +16,11 @@ import dataclasses
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
-from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import Annotated, Any, Literal, get_args, get_origin, get_type_hints
 
-from engine._data import DATA_DIR, locate
+import msgspec
+
+from engine._data import Registry, bundled, bundled_names
 from engine.equipment.layout import load_layout
 from engine.equipment.tiles import load_tile_set
 from engine.errors import DataFileError
@@ -26,10 +29,16 @@ __all__ = [
     "ChallengeRule",
     "ChallengeWindow",
     "Cutoff",
+    "Mode",
+    "NonNegative",
     "Param",
     "Variant",
+    "VariantFile",
+    "extends_of",
     "list_variants",
     "load_variant",
+    "parse_variant",
+    "register_variant",
 ]
 
 Mode = Literal["board", "scoresheet"]
@@ -38,6 +47,8 @@ ChallengeRule = Literal["double", "single", "void", "points_per_word", "points_p
 ChallengeWindow = Literal["until_draw", "until_challenger_turn_ends", "until_scoresheet"]
 Overdraw = Literal["n_plus_1", "n_plus_2"]
 Tie = Literal["half", "tiebreak"]
+NonNegative = Annotated[int, msgspec.Meta(ge=0)]
+"""A whole number >= 0 (milliseconds, points, counts)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,25 +79,25 @@ class Variant:
     """Board layout name."""
     mode: Mode
     """``board`` tracks positions; ``scoresheet`` records first letter and score only."""
-    initial_ms: int
+    initial_ms: NonNegative
     """Time per player."""
-    penalty_points: int
+    penalty_points: NonNegative
     """Points lost per overtime unit."""
-    penalty_unit_ms: int
+    penalty_unit_ms: NonNegative
     """Overtime unit: 60000 for per minute, 1000 for per second."""
     penalty_part_counts: bool
     """A part of a unit costs a whole unit ("or part thereof")."""
-    penalty_resolution_ms: int
+    penalty_resolution_ms: NonNegative
     """Overtime is counted in steps of this (1000: whole seconds, as a clock shows)."""
     cutoff: Cutoff
     """What overtime limit applies: none, the game ends, or no more plays."""
-    cutoff_overtime_ms: int
+    cutoff_overtime_ms: NonNegative
     """Overtime at which the cutoff applies (e.g. 61000 for -1:01)."""
     cutoff_rack_deductions: bool
     """Whether racks are deducted when the game ends at the cutoff."""
     challenge_rule: ChallengeRule
     """What an unsuccessful challenge costs."""
-    challenge_points: int
+    challenge_points: NonNegative
     """Points for the challenged player per word or per challenge."""
     challenge_window: ChallengeWindow
     """When the right to challenge lapses."""
@@ -102,21 +113,21 @@ class Variant:
     """Whether the player may draw provisional tiles during a hold."""
     overdraw: Overdraw
     """Overdraw procedure once the tiles are mixed."""
-    exchange_min_bag: int
+    exchange_min_bag: NonNegative
     """Fewest tiles in the bag that allow an exchange."""
-    exchange_max_same_letter: int
+    exchange_max_same_letter: NonNegative
     """Most copies of one letter a rack may hold to exchange (0 = no ban)."""
-    scoreless_turns: int
+    scoreless_turns: NonNegative
     """Consecutive scoreless turns that end the game."""
     outplay_neutralize: bool
     """The player going out neutralizes the clock instead of starting the opponent's."""
-    outplay_restart_ms: int
+    outplay_restart_ms: NonNegative
     """After this long unanswered, the player may restart the opponent's clock (0 = never)."""
     rack_deduction_rule: str
     """Own tiles deducted when nobody goes out (cited at the end)."""
     end_rule: str
     """When the game ends (cited when a command comes after the end)."""
-    going_out_factor: int
+    going_out_factor: NonNegative
     """Multiple of the opponent's rack earned by going out."""
     blank_before_press: bool
     """Blanks must be named before the press; the opponent may demand it."""
@@ -130,11 +141,11 @@ class Variant:
     """How a turn ends (cited for out-of-turn presses)."""
     signature_rule: str
     """Confirming the result (cited when players sign)."""
-    bye_spread: int
+    bye_spread: NonNegative
     """Spread credited for a bye."""
-    forfeit_spread: int
+    forfeit_spread: NonNegative
     """Spread for a forfeit (+ winner, - forfeiter)."""
-    lateness_spread: int
+    lateness_spread: NonNegative
     """Spread for a win by the opponent's lateness."""
     tie: Tie
     """How a tied score is settled."""
@@ -148,107 +159,163 @@ class Variant:
         return self.params[name].source
 
 
-_FIELDS = {
-    f.name: f for f in dataclasses.fields(Variant) if f.name not in ("name", "title", "params")
+@dataclass(frozen=True, slots=True)
+class VariantFile:
+    """A variant file the caller read (the engine opens no file a user names)."""
+
+    text: str
+    """The TOML text."""
+    source: str
+    """Where it was read from (the path), quoted in errors."""
+    stem: str
+    """The file's name without its suffix: the variant's name if the file gives none."""
+
+
+_PARAMS: dict[str, Any] = {
+    name: hint
+    for name, hint in get_type_hints(Variant, include_extras=True).items()
+    if name not in ("name", "title", "params")
 }
-_LITERALS: dict[str, tuple[str, ...]] = {
-    "mode": get_args(Mode),
-    "cutoff": get_args(Cutoff),
-    "challenge_rule": get_args(ChallengeRule),
-    "challenge_window": get_args(ChallengeWindow),
-    "overdraw": get_args(Overdraw),
-    "tie": get_args(Tie),
-}
+"""Each parameter's type, as the Variant declares it: what a value is converted to."""
 
 
-def _check_value(name: str, value: Any, source: str) -> None:
-    hint = _FIELDS[name].type
-    if name in _LITERALS:
-        if value not in _LITERALS[name]:
-            allowed = ", ".join(_LITERALS[name])
-            raise DataFileError(
-                f"variant {source!r}: {name} = {value!r}; expected one of {allowed}"
-            )
-    elif hint == "bool":
-        if not isinstance(value, bool):
-            raise DataFileError(f"variant {source!r}: {name} = {value!r} must be true or false")
-    elif hint == "int":
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise DataFileError(
-                f"variant {source!r}: {name} = {value!r} must be a whole number >= 0"
-            )
-    elif not isinstance(value, str):
-        raise DataFileError(f"variant {source!r}: {name} = {value!r} must be a string")
+def _expected(hint: Any) -> str:
+    """What a value of the parameter's type must be, for error messages."""
+    base = get_args(hint)[0] if get_origin(hint) is Annotated else hint
+    if get_origin(base) is Literal:
+        return "; expected one of " + ", ".join(get_args(base))
+    words: dict[Any, str] = {
+        bool: " must be true or false",
+        int: " must be a whole number >= 0",
+        str: " must be a string",
+    }
+    return words[base]
 
 
-def _read(path: Path) -> dict[str, Any]:
+_EXPECTED = {name: _expected(hint) for name, hint in _PARAMS.items()}
+
+
+def _value(name: str, value: Any, source: str) -> Any:
+    """``value`` converted to parameter ``name``'s type, strictly (no 1 for true)."""
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        return msgspec.convert(value, _PARAMS[name], strict=True)
+    except msgspec.ValidationError:
+        raise DataFileError(f"variant {source!r}: {name} = {value!r}{_EXPECTED[name]}") from None
+
+
+def _toml(file: VariantFile) -> dict[str, Any]:
+    try:
+        return tomllib.loads(file.text)
     except tomllib.TOMLDecodeError as exc:
-        raise DataFileError(f"variant {str(path)!r}: {exc}") from None
-    except OSError as exc:
-        raise DataFileError(f"variant {str(path)!r}: {exc.strerror}") from None
+        raise DataFileError(f"variant {file.source!r}: {exc}") from None
 
 
-def _params(name: str, seen: tuple[str, ...]) -> tuple[dict[str, Param], str, str]:
+def extends_of(file: VariantFile) -> str | None:
+    """The variant ``file`` extends, if any: the caller reads it too when it is a file.
+
+    Raises:
+        DataFileError: The text is not TOML.
+    """
+    base = _toml(file).get("extends")
+    return str(base) if base else None
+
+
+def _file(name: str, files: Mapping[str, VariantFile]) -> VariantFile:
+    given = files.get(name)
+    if given is not None:
+        return given
+    text, source = bundled("variants", name, ".toml")
+    return VariantFile(text, source, name)
+
+
+def _params(
+    name: str, seen: tuple[str, ...], files: Mapping[str, VariantFile]
+) -> tuple[dict[str, Param], str, str]:
     if name in seen:
         raise DataFileError(f"variant {name!r} extends itself: {' -> '.join((*seen, name))}")
-    path = locate("variants", name, ".toml")
-    doc = _read(path)
+    file = _file(name, files)
+    source = file.source
+    doc = _toml(file)
     unknown = sorted(set(doc) - {"name", "title", "extends", "params"})
     if unknown:
-        raise DataFileError(f"variant {str(path)!r}: unknown key(s) {', '.join(unknown)}")
-    label = str(doc.get("name", path.stem))
+        raise DataFileError(f"variant {source!r}: unknown key(s) {', '.join(unknown)}")
+    label = str(doc.get("name", file.stem))
     base = doc.get("extends")
     params: dict[str, Param] = {}
     if base:
-        params, _, _ = _params(str(base), (*seen, name))
+        params, _, _ = _params(str(base), (*seen, name), files)
     table = doc.get("params", {})
     if not isinstance(table, dict):
-        raise DataFileError(f"variant {str(path)!r}: [params] must be a table")
+        raise DataFileError(f"variant {source!r}: [params] must be a table")
     for key, spec in table.items():
-        if key not in _FIELDS:
-            raise DataFileError(f"variant {str(path)!r}: unknown parameter {key!r}")
+        if key not in _PARAMS:
+            raise DataFileError(f"variant {source!r}: unknown parameter {key!r}")
         if isinstance(spec, dict):
             extra = sorted(set(spec) - {"value", "source", "assumed"})
             if extra:
                 raise DataFileError(
-                    f"variant {str(path)!r}: {key} has unknown field(s) {', '.join(extra)}"
+                    f"variant {source!r}: {key} has unknown field(s) {', '.join(extra)}"
                 )
             if "value" not in spec or "source" not in spec:
                 raise DataFileError(
-                    f"variant {str(path)!r}: {key} needs value and source, got {spec!r}"
+                    f"variant {source!r}: {key} needs value and source, got {spec!r}"
                 )
-            value, source, assumed = spec["value"], str(spec["source"]), bool(spec.get("assumed"))
+            value, cited, assumed = spec["value"], str(spec["source"]), bool(spec.get("assumed"))
         else:
             # A bare override, e.g. from a director's file, is an assumption by definition.
-            value, source, assumed = spec, f"{label} (director's override)", True
-        _check_value(key, value, str(path))
-        params[key] = Param(value, source, assumed, label)
+            value, cited, assumed = spec, f"{label} (director's override)", True
+        params[key] = Param(_value(key, value, source), cited, assumed, label)
     return params, label, str(doc.get("title", label))
 
 
-@cache
-def load_variant(name: str) -> Variant:
-    """Load a variant by bundled name (``nzasp``) or by path to a TOML file.
+def parse_variant(name: str, files: Mapping[str, VariantFile]) -> Variant:
+    """Build the variant ``name`` from files the caller read.
+
+    ``files`` holds the file of ``name`` and of every variant it ``extends`` by a
+    name written there (a path); any other name is a bundled variant. The tile
+    set and layout it names are not loaded here: they may be files too.
 
     Raises:
-        DataFileError: The file is missing, malformed, or leaves a parameter unset.
+        DataFileError: A file is malformed, a name is unknown, or a parameter is unset.
     """
-    params, label, title = _params(name, ())
-    missing = sorted(set(_FIELDS) - set(params))
+    params, label, title = _params(name, (), files)
+    missing = sorted(set(_PARAMS) - set(params))
     if missing:
         raise DataFileError(f"variant {name!r} leaves unset: {', '.join(missing)}")
     values = {k: p.value for k, p in params.items()}
     for key in ("initial_ms", "penalty_unit_ms", "penalty_resolution_ms"):
         if values[key] < 1:
             raise DataFileError(f"variant {name!r}: {key} must be at least 1, got {values[key]}")
-    # The equipment must exist now, not when a game starts.
-    load_tile_set(values["tile_set"])
-    load_layout(values["layout"])
     return Variant(name=label, title=title, params=params, **values)
+
+
+def _bundled(name: str) -> Variant:
+    variant = parse_variant(name, {})
+    # The equipment must exist now, not when a game starts.
+    load_tile_set(variant.tile_set)
+    load_layout(variant.layout)
+    return variant
+
+
+_VARIANTS: Registry[Variant] = Registry(_bundled)
+
+
+def register_variant(name: str, variant: Variant | DataFileError) -> None:
+    """Make ``name`` load as ``variant``: one the caller built from a user's file, or
+    the error reading it gave, raised again on each load (so a game that names a
+    broken file is refused with the reason)."""
+    _VARIANTS.register(name, variant)
+
+
+def load_variant(name: str) -> Variant:
+    """Load a variant by name: one registered under it, else a bundled one (``nzasp``).
+
+    Raises:
+        DataFileError: No variant has that name, or the one registered could not be read.
+    """
+    return _VARIANTS.load(name)
 
 
 def list_variants() -> list[str]:
     """Names of the bundled variants (``base`` is a building block, not listed)."""
-    return sorted(p.stem for p in (DATA_DIR / "variants").glob("*.toml") if p.stem != "base")
+    return [name for name in bundled_names("variants", ".toml") if name != "base"]

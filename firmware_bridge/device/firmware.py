@@ -47,6 +47,7 @@ from pathlib import Path
 import serial
 import serial_asyncio_fast
 
+from engine.clocktext import clock_text
 from firmware_bridge.wire.hexdump import HexDump
 from firmware_bridge.wire.link import Link, LinkStats
 from firmware_bridge.wire.protocol import (
@@ -111,7 +112,7 @@ class Display:
         """One line for a terminal: ``[>25:00<] 24:13  paused  | text``."""
         cells = []
         for side in (0, 1):
-            shown = _clock_text(self.remaining_ms[side])
+            shown = clock_text(self.remaining_ms[side], minute_digits=2)
             cells.append(f">{shown}<" if self.running == side and not self.paused else f" {shown} ")
         flags = []
         if self.paused:
@@ -124,12 +125,6 @@ class Display:
         if self.text:
             line += f"  | {self.text}"
         return line
-
-
-def _clock_text(ms: int) -> str:
-    sign = "-" if ms < 0 else ""
-    secs = abs(ms) // 1000
-    return f"{sign}{secs // 60:02d}:{secs % 60:02d}"
 
 
 class ClockFirmware:

@@ -1,4 +1,5 @@
-"""``rackclock gcg check FILE... [--json]``: replay game records through the engine."""
+"""``rackclock gcg check FILE... [--variant NAME|FILE] [--json]``: replay game records
+through the engine."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ import json
 import sys
 from typing import Any
 
-from engine.gcg import CheckResult, check_file
+from clock.files import check_file, load_variant
+from engine.errors import DataFileError
+from engine.gcg import CheckResult
 
 __all__ = ["register"]
 
@@ -27,6 +30,13 @@ def register(sub: Any) -> None:
         ),
     )
     check.add_argument("files", nargs="+", metavar="FILE", help="GCG files")
+    check.add_argument(
+        "--variant",
+        default="nzasp",
+        metavar="NAME|FILE",
+        help="the rules the games were played under: tile set, board, the scoreless turns "
+        "that end a game, the fewest tiles in the bag for an exchange (default nzasp)",
+    )
     check.add_argument("--json", action="store_true", help="one JSON object per file, per line")
     check.set_defaults(handler=run_check)
 
@@ -45,9 +55,14 @@ def _human(result: CheckResult) -> str:
 
 def run_check(args: argparse.Namespace) -> int:
     """Check each file; print one result per file."""
+    try:
+        variant = load_variant(args.variant)
+    except DataFileError as exc:
+        sys.stderr.write(f"rackclock gcg check: {exc}\n")
+        return 2
     all_ok = True
     for path in args.files:
-        result = check_file(path)
+        result = check_file(path, variant)
         all_ok &= result.ok
         if args.json:
             sys.stdout.write(json.dumps(result.to_json(), ensure_ascii=False) + "\n")

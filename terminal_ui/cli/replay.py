@@ -8,8 +8,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from clock.files import register_variant_files
+from engine.clocktext import clock_text
 from engine.events import Event
-from engine.rules.machine import time_text
 from engine.rules.replay import Rejected, parse_jsonl, replay, report
 
 __all__ = ["load_log", "register"]
@@ -34,7 +35,8 @@ def register(sub: Any) -> None:
 
 
 def load_log(path: Path) -> tuple[list[tuple[int, Event]], list[Rejected]]:
-    """Read events from a SQLite event log or a JSON Lines file.
+    """Read events from a SQLite event log or a JSON Lines file, and the variant
+    files its games name (so that replaying them resolves those names).
 
     Raises:
         OSError: The file cannot be read.
@@ -46,31 +48,30 @@ def load_log(path: Path) -> tuple[list[tuple[int, Event]], list[Rejected]]:
         from clock.log.eventlog import EventLog
 
         with EventLog.open(path, create=False) as log:
-            return list(log.events()), []
+            events = list(log.events())
+        register_variant_files(ev for _, ev in events)
+        return events, []
     data = path.read_bytes()
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         return [], [Rejected(line, f"not UTF-8 at byte offset {exc.start}", "events.md")]
-    return parse_jsonl(text)
-
-
-def _clock(ms: int) -> str:
-    secs, rem = divmod(abs(ms), 1000)
-    sign = "-" if ms < 0 else ""
-    return f"{sign}{secs // 60}:{secs % 60:02d}.{rem // 100}"
+    events, bad = parse_jsonl(text)
+    register_variant_files(ev for _, ev in events)
+    return events, bad
 
 
 def _human(rep: dict[str, Any]) -> str:
     players = rep["players"]
-    out = [f"{rep['variant']}: {players[0]} vs {players[1]}  (at {_clock(rep['at_ms'])})"]
+    at = clock_text(rep["at_ms"], tenths=True)
+    out = [f"{rep['variant']}: {players[0]} vs {players[1]}  (at {at})"]
     out.append(f"phase:   {rep['phase_text']}")
     clocks = []
     for name, c in zip(players, rep["clocks"], strict=True):
         run = " running" if c["running"] else ""
         pen = f" penalty {c['penalty']}" if c["penalty"] else ""
-        clocks.append(f"{name} {_clock(c['remaining_ms'])}{run}{pen}")
+        clocks.append(f"{name} {clock_text(c['remaining_ms'], tenths=True)}{run}{pen}")
     if rep["neutralized"]:
         clocks.append(f"neutralized: {rep['neutralized']}")
     out.append("clocks:  " + " | ".join(clocks))
@@ -84,12 +85,12 @@ def _human(rep: dict[str, Any]) -> str:
         out.append("moves:")
         for h in rep["history"]:
             out.append(
-                f"  {_clock(h['t'])}  {players[h['player']]:<12} {h['kind']:<10} "
+                f"  {clock_text(h['t'], tenths=True)}  {players[h['player']]:<12} {h['kind']:<10} "
                 f"{h['text']:<16} {h['score']:+d}  {h['total']}"
             )
     out.append("rulings:")
     for r in rep["rulings"]:
-        out.append(f"  {time_text(r['t'])}  [{r['rule']}] {r['text']}")
+        out.append(f"  {clock_text(r['t'])}  [{r['rule']}] {r['text']}")
     if rep["rejected"]:
         out.append("refused lines:")
         for r in rep["rejected"]:

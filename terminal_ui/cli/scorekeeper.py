@@ -42,9 +42,9 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Open the scorekeeper's screen."""
+    from clock.files import load_variant
     from clock.timeline import MonotonicTimeline
     from engine.errors import EngineError
-    from engine.rules.variant import load_variant
     from firmware_bridge.host.devices import open_device
     from terminal_ui.scorekeeper.app import ScorekeeperApp, ScorekeeperConfig, default_log_path
 

@@ -40,10 +40,9 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Open the table terminal."""
+    from clock.files import load_variant, load_word_list
     from clock.timeline import MonotonicTimeline
     from engine.errors import EngineError
-    from engine.play.lexicon import load_word_list
-    from engine.rules.variant import load_variant
     from firmware_bridge.host.devices import open_device
     from terminal_ui.table.app import TableApp, TableConfig, default_log_path
 

@@ -7,8 +7,9 @@ import json
 import sys
 from typing import Any
 
+from clock.files import load_variant
 from engine.errors import DataFileError
-from engine.rules.variant import Variant, list_variants, load_variant
+from engine.rules.variant import Variant, list_variants
 
 __all__ = ["register"]
 

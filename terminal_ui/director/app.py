@@ -38,9 +38,10 @@ from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Footer, Header, Static
 
+from clock.files import register_variant_files
+from engine.clocktext import clock_text
 from engine.errors import EngineError
 from engine.events import Event
-from engine.rules.machine import time_text
 from terminal_ui.director.config import DirectorConfig
 from terminal_ui.director.exports import (
     ExportReport,
@@ -55,7 +56,6 @@ from terminal_ui.director.screens.export import ExportScreen
 from terminal_ui.director.screens.ruling import RulingScreen
 from terminal_ui.director.screens.timeline import TimelineScreen
 from terminal_ui.director.tables import Table, file_row, split_games, table_now, unique_labels
-from terminal_ui.shared.widgets import clock_text
 from terminal_ui.table.app import HIGH_CONTRAST
 
 if TYPE_CHECKING:  # imported when used: offline, the console needs no MQTT
@@ -106,7 +106,7 @@ def _cells(row: Row) -> tuple[str, ...]:
     clocks = "  ".join(
         clock_text(row.remaining_ms[s]) + ("*" if row.running == s else "") for s in (0, 1)
     )
-    stopped = "" if row.neutral_ms is None else time_text(row.neutral_ms)
+    stopped = "" if row.neutral_ms is None else clock_text(row.neutral_ms)
     age = row.source or ("" if row.age_ms is None else f"{row.age_ms // 1000}s")
     score = f"{row.scores[0]}-{row.scores[1]}"
     return (flags, row.label, players, score, clocks, stopped, row.phase_text, age)
@@ -230,6 +230,7 @@ class DirectorApp(App[int]):
             events, bad = await self.link.get_log(TableTopics(table.venue, table.table))
         except DirectorError as exc:
             return str(exc)
+        register_variant_files(ev for _, ev in events)
         table.set_events(events, bad)
         return ""
 

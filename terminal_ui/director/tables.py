@@ -26,7 +26,6 @@ __all__ = [
     "event_text",
     "file_row",
     "is_sqlite",
-    "offset_text",
     "split_games",
     "table_now",
     "unique_labels",
@@ -173,14 +172,6 @@ def file_row(table: Table, wall_ms: int, neutral_alert_ms: int) -> Row:
         neutral_alert_ms=neutral_alert_ms,
         source="live" if live else "log",
     )
-
-
-def offset_text(ms: int) -> str:
-    """A signed offset in minutes, seconds and tenths: ``+1:05.3``."""
-    sign = "-" if ms < 0 else "+"
-    tenths = abs(ms) // 100
-    secs, tenth = divmod(tenths, 10)
-    return f"{sign}{secs // 60}:{secs % 60:02d}.{tenth}"
 
 
 def event_text(event: Event, players: tuple[str, str]) -> str:

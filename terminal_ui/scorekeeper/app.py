@@ -46,6 +46,7 @@ from textual.markup import escape
 from textual.widgets import Input, Label, Static
 
 from clock.device.emulated import EmulatedClock
+from clock.files import load_variant
 from clock.log.eventlog import EventLog
 from clock.table.service import Ack, TableService, Update
 from engine.errors import EngineError
@@ -65,7 +66,6 @@ from engine.events import (
     TurnScored,
 )
 from engine.rules.state import GameState, Phase
-from engine.rules.variant import load_variant
 from terminal_ui.scorekeeper.config import ScorekeeperConfig, default_log_path
 from terminal_ui.scorekeeper.entry import Entry, alias_command, describe_event, parse_entry
 from terminal_ui.scorekeeper.sheet_text import phase_line, ruling_text, sheet_lines, target_text

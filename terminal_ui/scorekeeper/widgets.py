@@ -12,10 +12,10 @@ from textual.markup import escape
 from textual.screen import ModalScreen
 from textual.widgets import Digits, Input, Label, Static
 
-from engine.rules.machine import penalty
+from engine.clocktext import clock_text
+from engine.rules.procedures.common import penalty
 from engine.rules.state import GameState, Phase
 from terminal_ui.scorekeeper.sheet_text import result_lines
-from terminal_ui.shared.widgets import clock_text
 
 __all__ = ["CLOCK_KEY_TEXT", "EntryInput", "GameView", "ResultScreen", "SheetClock"]
 

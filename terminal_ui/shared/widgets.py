@@ -13,17 +13,11 @@ from textual.containers import Vertical
 from textual.reactive import reactive
 from textual.widgets import Digits, Static
 
+from engine.clocktext import clock_text
 from engine.equipment.board import EMPTY, Board
 from engine.rules.state import GameState, Turn
 
-__all__ = ["BoardView", "PlayerClock", "clock_text", "history_lines", "ruling_lines"]
-
-
-def clock_text(ms: int) -> str:
-    """``24:59`` (whole seconds, rounded toward zero; ``-0:05`` in overtime)."""
-    sign = "-" if ms < 0 else ""
-    secs = abs(ms) // 1000
-    return f"{sign}{secs // 60}:{secs % 60:02d}"
+__all__ = ["BoardView", "PlayerClock", "history_lines", "ruling_lines"]
 
 
 class PlayerClock(Vertical):

@@ -33,7 +33,7 @@ from clock.table.service import Ack, TableService, Update
 from clock.timeline import MonotonicTimeline, Timeline
 from engine.events import Adjudicated, Challenged, Event, GameStarted, Signed
 from engine.play.lexicon import Verdict, WordList
-from engine.rules.machine import penalty
+from engine.rules.procedures.common import penalty
 from engine.rules.state import GameState, Phase
 from terminal_ui.shared.datadir import new_log_path
 from terminal_ui.shared.widgets import BoardView, PlayerClock, history_lines, ruling_lines

@@ -1,7 +1,9 @@
-"""The engine is pure: no event loop, no UI, no serial port, no MQTT, no clock.
+"""The engine is pure: no event loop, no UI, no serial port, no MQTT, no clock, no I/O.
 
-Every ``.py`` file under ``engine/`` is parsed with :mod:`ast` and its imports
-are checked against a list of forbidden top-level modules.
+Every ``.py`` file under ``engine/`` is parsed with :mod:`ast`: its imports are
+checked against a list of forbidden top-level modules, and it may not call
+``open``. The engine reads only its bundled data, through
+:mod:`importlib.resources`; the files a user names are read by ``clock.files``.
 """
 
 from __future__ import annotations
@@ -16,13 +18,50 @@ import engine
 ENGINE_DIR = Path(engine.__file__).resolve().parent
 
 FORBIDDEN = frozenset(
-    {"asyncio", "textual", "serial", "serial_asyncio_fast", "aiomqtt", "paho", "time", "datetime"}
+    {
+        # an event loop, a UI, devices, a clock
+        "asyncio",
+        "textual",
+        "serial",
+        "serial_asyncio_fast",
+        "aiomqtt",
+        "paho",
+        "time",
+        "datetime",
+        # I/O: files, databases, sockets, processes
+        "sqlite3",
+        "os",
+        "io",
+        "pathlib",
+        "shutil",
+        "tempfile",
+        "socket",
+        "subprocess",
+        "builtins",
+    }
 )
+
+OPENERS = frozenset({"builtins", "codecs"})
+"""Modules whose ``open`` opens a file (``io`` and ``os`` are forbidden outright)."""
+
+
+def _opens(node: ast.Call) -> bool:
+    """Whether a call is ``open(...)``, ``builtins.open(...)`` or ``codecs.open(...)``."""
+    func = node.func
+    if isinstance(func, ast.Name):
+        return func.id == "open"
+    return (
+        isinstance(func, ast.Attribute)
+        and func.attr == "open"
+        and isinstance(func.value, ast.Name)
+        and func.value.id in OPENERS
+    )
 
 
 def forbidden_imports(source: str, filename: str) -> list[str]:
-    """``file:line: statement`` for every import of a forbidden module in ``source``."""
-    found: list[str] = []
+    """``file:line: statement`` for every import of a forbidden module in ``source``,
+    and every call that opens a file, in line order."""
+    found: list[tuple[int, str]] = []
     for node in ast.walk(ast.parse(source, filename=filename)):
         if isinstance(node, ast.Import):
             modules = [alias.name for alias in node.names]
@@ -30,11 +69,15 @@ def forbidden_imports(source: str, filename: str) -> list[str]:
             if node.level or node.module is None:
                 continue  # relative import: inside the engine package
             modules = [node.module]
+            if node.module in OPENERS and any(a.name == "open" for a in node.names):
+                modules.append("builtins")  # from codecs import open
+        elif isinstance(node, ast.Call) and _opens(node):
+            modules = ["builtins"]
         else:
             continue
         if any(module.split(".")[0] in FORBIDDEN for module in modules):
-            found.append(f"{filename}:{node.lineno}: {ast.unparse(node)}")
-    return found
+            found.append((node.lineno, ast.unparse(node)))
+    return [f"{filename}:{line}: {text}" for line, text in sorted(found)]
 
 
 def engine_files() -> list[Path]:
@@ -70,6 +113,17 @@ def f() -> None:
     from serial_asyncio_fast import open_serial_connection
     import paho.mqtt.client as mqtt
     import aiomqtt, serial
+    import sqlite3
+    from os import path
+    import io, tempfile
+    from pathlib import Path
+    import shutil, socket
+    from subprocess import run
+    text = open("words.txt").read()
+    with builtins.open(name, "rb") as f:
+        pass
+    data = codecs.open(name).read()
+    from codecs import open as codecs_open
 """
 
 
@@ -82,6 +136,16 @@ def test_detector_catches_forbidden_imports() -> None:
         "bad.py:10: from serial_asyncio_fast import open_serial_connection",
         "bad.py:11: import paho.mqtt.client as mqtt",
         "bad.py:12: import aiomqtt, serial",
+        "bad.py:13: import sqlite3",
+        "bad.py:14: from os import path",
+        "bad.py:15: import io, tempfile",
+        "bad.py:16: from pathlib import Path",
+        "bad.py:17: import shutil, socket",
+        "bad.py:18: from subprocess import run",
+        "bad.py:19: open('words.txt')",
+        "bad.py:20: builtins.open(name, 'rb')",
+        "bad.py:22: codecs.open(name)",
+        "bad.py:23: from codecs import open as codecs_open",
     ]
 
 
@@ -94,6 +158,10 @@ def test_detector_catches_forbidden_imports() -> None:
         "from .serial import x\n",
         "import timeit\nimport serialize\nimport textualize\n",
         "x = 'import asyncio'\n",
+        "import ossaudiodev\nimport iodine\nimport pathlibx\n",
+        "from importlib.resources import files\ntext = files('engine').joinpath('x').read_text()\n",
+        "import codecs\nbom = codecs.BOM_UTF8\n",
+        "f = self.open\nwords.open()\nreopen(x)\n",
     ],
 )
 def test_detector_allows_other_imports(source: str) -> None:

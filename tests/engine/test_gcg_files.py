@@ -18,16 +18,17 @@ from typing import Any
 
 import pytest
 
+from clock.files import check_file
 from engine.gcg import (
     Event,
     GameRecord,
     Pragma,
-    check_file,
     check_record,
     parse_gcg,
     read_gcg,
     write_gcg,
 )
+from engine.rules.variant import load_variant
 from tests.helpers import (
     BAD_EXPECTED,
     BAD_FILES,
@@ -41,6 +42,9 @@ from tests.helpers import (
     file_id,
     gcg_files,
 )
+
+NZASP = load_variant("nzasp")
+"""The rules ``rackclock gcg check`` checks by default."""
 
 # --- the stable JSON form of a record --------------------------------------------
 
@@ -115,7 +119,7 @@ def test_every_good_file_has_a_golden_file() -> None:
 @pytest.mark.parametrize("path", GOOD_FILES, ids=lambda p: p.name)
 def test_good_file(path: Path) -> None:
     expected = GOOD_EXPECTED[path.name]
-    result = check_file(path)
+    result = check_file(path, NZASP)
     assert [(p.line, p.message) for p in result.errors] == []
     assert result.ok is expected["ok"]
     assert result.complete is expected["complete"]
@@ -125,7 +129,7 @@ def test_good_file(path: Path) -> None:
 @pytest.mark.parametrize("path", BAD_FILES, ids=lambda p: p.name)
 def test_bad_file(path: Path) -> None:
     expected = BAD_EXPECTED[path.name]
-    result = check_file(path)
+    result = check_file(path, NZASP)
     assert result.ok is False
     found = [(p.line, p.message) for p in result.errors]
     assert any(
@@ -135,7 +139,7 @@ def test_bad_file(path: Path) -> None:
 
 @pytest.mark.parametrize("path", REAL_FILES, ids=file_id)
 def test_real_record(path: Path) -> None:
-    result = check_file(path)
+    result = check_file(path, NZASP)
     assert [(p.line, p.message) for p in result.errors] == []
     assert result.ok is True
     assert result.complete is True
@@ -175,7 +179,7 @@ def test_write_then_read_gives_the_same_record(path: Path) -> None:
     assert again == record
     assert record_json(again) == record_json(record)
     # The rewritten record replays to the same verdict as the file.
-    before, after = check_file(path), check_record(again, label=str(path))
+    before, after = check_file(path, NZASP), check_record(again, NZASP, label=str(path))
     assert (after.ok, after.complete, after.final_scores) == (
         before.ok,
         before.complete,

@@ -24,20 +24,23 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bench.corpus import corpus, generate, random_game
+from clock.files import check_file
 from engine.gcg import (
     EventKind,
     GameRecord,
     Player,
     Pragma,
-    check_file,
     check_record,
     parse_gcg,
     write_gcg,
 )
+from engine.rules.variant import load_variant
 from terminal_ui.cli import main as cli_main
 from tests.helpers import REPO
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
+NZASP = load_variant("nzasp")
+"""The rules ``rackclock gcg check`` checks by default."""
 
 # Characters for free text. Curated rather than arbitrary: the GCG reader
 # splits lines with str.splitlines and fields with str.split/strip, which treat
@@ -122,7 +125,7 @@ def decorated_games(draw: st.DrawFn) -> GameRecord:
 def test_first_300_seeds_check_ok_and_complete() -> None:
     for seed in range(300):
         game = generate(seed)
-        result = check_record(game.record)
+        result = check_record(game.record, NZASP)
         assert result.ok, (seed, result.errors)
         assert result.complete, seed
         assert result.final_scores == game.final_scores, seed
@@ -143,7 +146,7 @@ def test_corpus_shape() -> None:
 @given(seed=SEEDS)
 def test_generated_game_checks_and_totals_agree(seed: int) -> None:
     game = generate(seed)
-    result = check_record(game.record)
+    result = check_record(game.record, NZASP)
     assert result.ok, result.errors
     assert result.complete
     assert result.final_scores == game.final_scores
@@ -183,7 +186,7 @@ def test_pragmas_notes_annotations_and_names_survive(record: GameRecord) -> None
     assert from_bytes.record == record
     assert write_gcg(from_bytes.record) == text
     # Decorations change nothing about the game itself.
-    result = check_record(from_bytes.record)
+    result = check_record(from_bytes.record, NZASP)
     assert result.ok, result.errors
     assert result.complete
 
@@ -205,7 +208,7 @@ def test_corrupted_total_is_reported_at_its_line(seed: int, data: st.DataObject)
     line = parsed.record.events[i].line
     assert line > 0
 
-    result = check_record(parsed.record)
+    result = check_record(parsed.record, NZASP)
     assert not result.ok
     # Nothing before the slip is blamed, and the slip itself is.
     assert result.errors[0].line == line, result.errors
@@ -214,7 +217,7 @@ def test_corrupted_total_is_reported_at_its_line(seed: int, data: st.DataObject)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "corrupt.gcg"
         path.write_bytes(text.encode(record.encoding))
-        assert not check_file(path).ok
+        assert not check_file(path, NZASP).ok
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
             status = cli_main(["gcg", "check", "--json", str(path)])

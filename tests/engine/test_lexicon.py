@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from clock.files import load_word_list
 from engine.errors import EngineError, WordListError
-from engine.play.lexicon import Adjudicator, Judge, Verdict, WordList, load_word_list
+from engine.play.lexicon import Adjudicator, Judge, Verdict, WordList
 
 
 def write(tmp_path: Path, data: bytes, name: str = "words.txt") -> Path:

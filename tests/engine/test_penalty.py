@@ -12,13 +12,17 @@ from pathlib import Path
 
 import pytest
 
+from clock.files import register_variant_files
 from engine.events import GameStarted
-from engine.rules.machine import apply, penalty
+from engine.rules.machine import apply
+from engine.rules.procedures.common import penalty
 from engine.rules.state import GameState
 
 
 def _running(variant: str) -> GameState:
-    return apply(GameState(), GameStarted(t=0, variant=variant, players=("Ann", "Ben")))
+    start = GameStarted(t=0, variant=variant, players=("Ann", "Ben"))
+    register_variant_files([start])  # a director's file is read at the edge, as a table does
+    return apply(GameState(), start)
 
 
 @pytest.mark.parametrize(

@@ -22,17 +22,22 @@ blank 0.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import pytest
 
 from engine.equipment.board import Board
-from engine.equipment.rack import going_out_bonus, rack_deduction
 from engine.equipment.tiles import TileSet, load_tile_set
 from engine.play.notation import parse_move
 from engine.play.placement import Placement, place
 
 ENGLISH = load_tile_set("english")
+
+
+def rack_tiles(rack: Counter[str] | str) -> Iterable[str]:
+    """A rack's tiles, as the end of a game values them (``TileSet.rack_value``)."""
+    return rack.elements() if isinstance(rack, Counter) else rack
+
 
 WINDY = "8D WINDY"  # W on D8 (DL), I E8, N F8, D G8, Y H8 (centre)
 
@@ -380,7 +385,8 @@ def test_tile_value_of_board_tiles() -> None:
 def test_going_out_bonus_is_twice_opponent_rack(
     opponent_rack: Counter[str] | str, bonus: int
 ) -> None:
-    assert going_out_bonus(opponent_rack, ENGLISH) == bonus
+    # The player who goes out gets twice the opponent's tiles (NASPA, WESPA, NZASP 8.1).
+    assert 2 * ENGLISH.rack_value(rack_tiles(opponent_rack)) == bonus
 
 
 @pytest.mark.parametrize(
@@ -391,7 +397,8 @@ def test_going_out_bonus_is_twice_opponent_rack(
     ],
 )
 def test_going_out_bonus_factor_one(opponent_rack: Counter[str] | str, bonus: int) -> None:
-    assert going_out_bonus(opponent_rack, ENGLISH, factor=1) == bonus
+    # Older ABSP/WESPA records: the value once (and the opponent loses the same).
+    assert 1 * ENGLISH.rack_value(rack_tiles(opponent_rack)) == bonus
 
 
 @pytest.mark.parametrize(
@@ -404,7 +411,7 @@ def test_going_out_bonus_factor_one(opponent_rack: Counter[str] | str, bonus: in
     ],
 )
 def test_rack_deduction(own_rack: Counter[str] | str, deduction: int) -> None:
-    assert rack_deduction(own_rack, ENGLISH) == deduction
+    assert ENGLISH.rack_value(rack_tiles(own_rack)) == deduction
 
 
 def test_bingo_bonus_follows_the_tile_set() -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import engine
+from clock import files
 from engine.equipment.board import Board
 from engine.equipment.layout import load_layout
 from engine.equipment.tiles import load_tile_set
@@ -58,7 +59,7 @@ def test_default_names() -> None:
 
 
 def test_tile_set_by_path() -> None:
-    by_path = load_tile_set(str(DATA / "tiles" / "english.toml"))
+    by_path = files.load_tile_set(str(DATA / "tiles" / "english.toml"))
     by_name = load_tile_set("english")
     assert by_path.counts == by_name.counts
     assert by_path.values == by_name.values
@@ -109,7 +110,7 @@ def test_standard_layout_is_symmetric() -> None:
 
 
 def test_layout_by_path() -> None:
-    by_path = load_layout(str(DATA / "layouts" / "standard.txt"))
+    by_path = files.load_layout(str(DATA / "layouts" / "standard.txt"))
     by_name = load_layout("standard")
     assert by_path.symbols == by_name.symbols
     assert by_path.letter_mult == by_name.letter_mult
@@ -146,7 +147,7 @@ T...T
 def test_user_tile_set(tmp_path: Path) -> None:
     path = tmp_path / "tiny.toml"
     path.write_text(USER_TILES, encoding="utf-8")
-    ts = load_tile_set(str(path))
+    ts = files.load_tile_set(str(path))
     assert ts.name == "tiny"
     assert ts.total == 4 + 2 + 1 + 1
     assert ts.face_points == 4 * 1 + 2 * 2 + 1 * 5
@@ -159,7 +160,7 @@ def test_user_tile_set(tmp_path: Path) -> None:
 def test_user_tile_set_defaults(tmp_path: Path) -> None:
     path = tmp_path / "plain.toml"
     path.write_text("[tiles]\nA = [2, 1]\nB = [1, 3]\n", encoding="utf-8")
-    ts = load_tile_set(str(path))
+    ts = files.load_tile_set(str(path))
     assert ts.name == str(path)
     assert ts.rack_size == 7
     assert ts.bingo_bonus == 50
@@ -169,7 +170,7 @@ def test_user_tile_set_defaults(tmp_path: Path) -> None:
 def test_user_layout(tmp_path: Path) -> None:
     path = tmp_path / "small.txt"
     path.write_text(USER_LAYOUT, encoding="utf-8")
-    lay = load_layout(str(path))
+    lay = files.load_layout(str(path))
     assert (lay.rows, lay.cols) == (5, 5)
     assert lay.centre == lay.index(2, 2) == 12
     assert lay.word_mult[lay.index(0, 0)] == 3
@@ -180,8 +181,8 @@ def test_user_layout(tmp_path: Path) -> None:
 def test_user_files_play_a_game(tmp_path: Path) -> None:
     (tmp_path / "tiny.toml").write_text(USER_TILES, encoding="utf-8")
     (tmp_path / "small.txt").write_text(USER_LAYOUT, encoding="utf-8")
-    ts = load_tile_set(str(tmp_path / "tiny.toml"))
-    board = Board.empty(load_layout(str(tmp_path / "small.txt")))
+    ts = files.load_tile_set(str(tmp_path / "tiny.toml"))
+    board = Board.empty(files.load_layout(str(tmp_path / "small.txt")))
     first = place(board, parse_move("3B KÉA"), ts)
     # K5 (3B) + É2 (3C centre) + A1 (3D) = 8 x2 = 16; three tiles = full rack: + 15 = 31
     assert first.words == ("KÉA",)
@@ -198,7 +199,7 @@ def test_user_files_play_a_game(tmp_path: Path) -> None:
 
 def test_user_layout_off_board(tmp_path: Path) -> None:
     (tmp_path / "small.txt").write_text(USER_LAYOUT, encoding="utf-8")
-    board = Board.empty(load_layout(str(tmp_path / "small.txt")))
+    board = Board.empty(files.load_layout(str(tmp_path / "small.txt")))
     ts = load_tile_set("english")
     with pytest.raises(OffBoardError, match="5x5"):
         place(board, parse_move("6A AX"), ts)
@@ -226,7 +227,7 @@ def test_bad_tile_set(tmp_path: Path, text: str, message: str) -> None:
     path = tmp_path / "bad.toml"
     path.write_text(text, encoding="utf-8")
     with pytest.raises(DataFileError) as info:
-        load_tile_set(str(path))
+        files.load_tile_set(str(path))
     assert isinstance(info.value, ValueError)
     assert isinstance(info.value, EngineError)
     assert message in str(info.value)
@@ -248,7 +249,7 @@ def test_bad_layout(tmp_path: Path, text: str, message: str) -> None:
     path = tmp_path / "bad.txt"
     path.write_text(text, encoding="utf-8")
     with pytest.raises(DataFileError) as info:
-        load_layout(str(path))
+        files.load_layout(str(path))
     assert isinstance(info.value, ValueError)
     assert message in str(info.value)
     assert str(path) in str(info.value)
@@ -273,4 +274,4 @@ def test_unknown_layout_name_lists_bundled() -> None:
 def test_missing_user_file(tmp_path: Path) -> None:
     missing = tmp_path / "nowhere.toml"
     with pytest.raises(DataFileError, match="nowhere"):
-        load_tile_set(str(missing))
+        files.load_tile_set(str(missing))

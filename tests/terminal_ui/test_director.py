@@ -40,6 +40,7 @@ from engine.events import (
 from engine.gcg import check_record, read_gcg
 from engine.rules.replay import replay
 from engine.rules.state import GameState
+from engine.rules.variant import load_variant
 from firmware_bridge.device.firmware import ClockFirmware
 from firmware_bridge.device.mqtt_device import MqttFirmware
 from firmware_bridge.host.mqtt_clock import MqttClock
@@ -361,7 +362,7 @@ async def test_exports_gcg_log_and_results(tmp_path: Path) -> None:
         shown = text_of(screen, "#paths")
         assert all(f"wrote {p}" in shown for p in report.paths)
     gcg = read_gcg((out / "a.gcg").read_bytes())
-    check = check_record(gcg)
+    check = check_record(gcg, load_variant("nzasp"))
     assert check.ok
     assert check.complete
     first_mover = next(h.player for h in end_a.history if h.kind != "adjusted")

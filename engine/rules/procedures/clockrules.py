@@ -9,6 +9,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
+from engine.clocktext import clock_text
 from engine.errors import Refusal
 from engine.events import (
     Adjusted,
@@ -27,7 +28,6 @@ from engine.rules.procedures.common import (
     rule,
     ruled,
     set_pair,
-    time_text,
     variant_of,
 )
 from engine.rules.state import GameState, Phase, Ruling
@@ -141,9 +141,7 @@ def _adjusted(state: GameState, ev: Adjusted, t: int) -> GameState:
     if ev.score_delta:
         what.append(f"{ev.score_delta:+d} points")
     if ev.time_delta_ms:
-        what.append(
-            f"{'+' if ev.time_delta_ms > 0 else '-'}{time_text(abs(ev.time_delta_ms))} on the clock"
-        )
+        what.append(f"{clock_text(ev.time_delta_ms, plus=True)} on the clock")
     if not what:
         raise Refusal("an adjustment changes the score or the time", f"director {ev.by}")
     text = f"{state.players[p]} {' and '.join(what)}: {ev.reason or 'no reason given'}"

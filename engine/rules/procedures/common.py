@@ -9,7 +9,7 @@ from typing import Any
 from engine.equipment.tiles import TileSet, load_tile_set
 from engine.errors import Refusal
 from engine.rules.gameclock import GameClock
-from engine.rules.state import GameState, Phase, Ruling, Turn
+from engine.rules.state import GameState, Phase, Ruling, Turn, TurnKind
 from engine.rules.variant import Variant
 
 __all__ = [
@@ -25,7 +25,6 @@ __all__ = [
     "ruled",
     "set_pair",
     "tiles_of",
-    "time_text",
     "variant_of",
 ]
 
@@ -34,13 +33,6 @@ LIVE = (Phase.PLAYING, Phase.HOLD, Phase.BLANK_DEMANDED, Phase.OUT_PLAY)
 
 
 LOG_RULE = "event log: the table's timeline only moves forward"
-
-
-def time_text(ms: int) -> str:
-    """``-1:01`` style text for a signed number of milliseconds (whole seconds, toward zero)."""
-    sign = "-" if ms < 0 else ""
-    secs = abs(ms) // 1000
-    return f"{sign}{secs // 60}:{secs % 60:02d}"
 
 
 def variant_of(state: GameState) -> Variant:
@@ -72,7 +64,7 @@ def line(
     state: GameState,
     t: int,
     player: int,
-    kind: str,
+    kind: TurnKind,
     text: str,
     score: int,
     scores: tuple[int, int],

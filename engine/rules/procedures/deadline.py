@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from engine.rules.procedures.common import LIVE, rule, ruled, set_pair, time_text, variant_of
+from engine.clocktext import clock_text
+from engine.rules.procedures.common import LIVE, rule, ruled, set_pair, variant_of
 from engine.rules.procedures.ending import end_game, finish
 from engine.rules.state import GameState, Phase, Ruling
 
@@ -37,7 +38,7 @@ def advance(state: GameState, t: int) -> GameState:
     seat = state.clock.running
     assert seat is not None
     name = state.players[seat]
-    mark = time_text(-v.cutoff_overtime_ms)
+    mark = clock_text(-v.cutoff_overtime_ms)
     if v.cutoff == "game_ends":
         clock = state.clock.stop(deadline)
         st = replace(

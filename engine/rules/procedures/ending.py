@@ -10,6 +10,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
+from engine.clocktext import clock_text
 from engine.equipment.rack import is_subrack, parse_rack
 from engine.errors import EngineError, Refusal
 from engine.events import Bye, EndRacks, Forfeited, Resigned, Signed
@@ -21,15 +22,14 @@ from engine.rules.procedures.common import (
     ruled,
     set_pair,
     tiles_of,
-    time_text,
     variant_of,
 )
-from engine.rules.state import GameState, Phase, Result, Ruling, Turn
+from engine.rules.state import EndReason, GameState, Phase, Result, Ruling, Turn
 
 __all__ = ["HANDLERS", "end_game", "finish", "scoreless_check", "went_out"]
 
 
-def end_game(state: GameState, t: int, reason: str) -> GameState:
+def end_game(state: GameState, t: int, reason: EndReason) -> GameState:
     """The game is over; the racks are awaited (board mode) or the result is computed."""
     return replace(
         state, clock=state.clock.stop(t), composing=None, end_reason=reason, phase=Phase.END_RACKS
@@ -39,7 +39,7 @@ def end_game(state: GameState, t: int, reason: str) -> GameState:
 def finish(
     state: GameState,
     t: int,
-    reason: str,
+    reason: EndReason,
     adjust: tuple[int, int],
     racks: tuple[str, str] = ("", ""),
 ) -> GameState:
@@ -75,7 +75,7 @@ def finish(
                 Ruling(
                     t,
                     v.source("penalty_points"),
-                    f"{state.players[seat]} used {time_text(over)} overtime: -{pens[seat]} "
+                    f"{state.players[seat]} used {clock_text(over)} overtime: -{pens[seat]} "
                     f"({v.penalty_points} per {unit}"
                     f"{' or part' if v.penalty_part_counts else ''})",
                 ),
@@ -225,7 +225,7 @@ def _award(
     state: GameState,
     t: int,
     winner: int,
-    reason: str,
+    reason: EndReason,
     spread: int,
     param: str,
     text: str,

@@ -10,6 +10,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
+from engine.clocktext import clock_text
 from engine.equipment.board import Board
 from engine.equipment.tiles import load_tile_set
 from engine.errors import DataFileError, EngineError, Refusal
@@ -37,12 +38,11 @@ from engine.rules.procedures.common import (
     ruled,
     set_pair,
     tiles_of,
-    time_text,
     variant_of,
 )
 from engine.rules.procedures.draw import overdraw
 from engine.rules.procedures.ending import end_game, scoreless_check
-from engine.rules.state import GameState, Phase, Play, Ruling
+from engine.rules.state import GameState, Phase, Play, Ruling, TurnKind
 from engine.rules.variant import load_variant
 
 __all__ = ["HANDLERS", "out_play", "pressed", "start"]
@@ -73,7 +73,7 @@ def start(state: GameState, ev: GameStarted, t: int) -> GameState:
     ruling = Ruling(
         t,
         v.source("initial_ms"),
-        f"game started under {v.title}: {time_text(v.initial_ms)} each; "
+        f"game started under {v.title}: {clock_text(v.initial_ms)} each; "
         f"{ev.players[ev.first]}'s clock runs",
     )
     return GameState(
@@ -105,7 +105,7 @@ def _placed(state: GameState, ev: TilesPlaced, t: int) -> GameState:
     if state.locked[p]:
         raise Refusal(
             f"{state.players[p]} passed "
-            f"{time_text(-variant_of(state).cutoff_overtime_ms)}: no more plays",
+            f"{clock_text(-variant_of(state).cutoff_overtime_ms)}: no more plays",
             rule(state, "cutoff"),
         )
     if state.composing is not None and state.composing.drawn_early:
@@ -307,8 +307,8 @@ def _device_times(state: GameState, ev: ClockPressed, t: int) -> GameState:
         )
         text = (
             f"the clock device and the service differ by {gap} ms at "
-            f"{state.players[ev.player]}'s press (device {time_text(dev[0])} / "
-            f"{time_text(dev[1])}, service {time_text(host[0])} / {time_text(host[1])}): "
+            f"{state.players[ev.player]}'s press (device {clock_text(dev[0])} / "
+            f"{clock_text(dev[1])}, service {clock_text(host[0])} / {clock_text(host[1])}): "
             "the device's times stand; director to review"
         )
         st = replace(st, rulings=(*st.rulings, Ruling(t, rule, text)))
@@ -337,7 +337,9 @@ def out_play(state: GameState, t: int) -> GameState:
     )
 
 
-def _end_turn_without_play(state: GameState, p: int, t: int, kind: str, text: str) -> GameState:
+def _end_turn_without_play(
+    state: GameState, p: int, t: int, kind: TurnKind, text: str
+) -> GameState:
     opp = 1 - p
     clock = state.clock.start(opp, t)
     st = replace(

@@ -16,11 +16,12 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
+from engine.clocktext import clock_text
 from engine.events import EndRacks, Event
 from engine.rules.replay import replay, report
 from engine.rules.state import GameState
-from terminal_ui.director.tables import Table, event_text, offset_text, table_now
-from terminal_ui.shared.widgets import BoardView, clock_text
+from terminal_ui.director.tables import Table, event_text, table_now
+from terminal_ui.shared.widgets import BoardView
 
 __all__ = ["LogLoader", "TimelineScreen"]
 
@@ -183,7 +184,8 @@ class TimelineScreen(Screen[None]):
         number = self.game_index % n_games + 1
         self.query_one("#when", Static).update(
             f"[b]{escape(self.table.label)}[/b] game {number}/{n_games}: "
-            f"{escape(players[0])} v {escape(players[1])}   at [b]{offset_text(at - t0)}[/b] "
+            f"{escape(players[0])} v {escape(players[1])}   "
+            f"at [b]{clock_text(at - t0, tenths=True, plus=True)}[/b] "
             f"(table time {at} ms), event {i + 1}/{len(game)}"
         )
         clocks = []
@@ -214,11 +216,13 @@ class TimelineScreen(Screen[None]):
         for j in range(max(0, i - 6), min(len(game), i + 7)):
             seq, ev = game[j]
             mark = ">" if j == i else " "
-            text = f"{mark} {seq:>4} {offset_text((ev.t or 0) - t0)} {event_text(ev, players)}"
+            when = clock_text((ev.t or 0) - t0, tenths=True, plus=True)
+            text = f"{mark} {seq:>4} {when} {event_text(ev, players)}"
             lines.append(f"[reverse]{escape(text)}[/reverse]" if j == i else escape(text))
         self.query_one("#events", Static).update("\n".join(lines))
         rulings = [
-            f"{offset_text(r.t - t0)} [b]{escape(r.rule)}[/b]: {escape(r.text)}"
+            f"{clock_text(r.t - t0, tenths=True, plus=True)} "
+            f"[b]{escape(r.rule)}[/b]: {escape(r.text)}"
             for r in state.rulings[-4:]
         ]
         self.query_one("#rulings", Static).update("\n".join(rulings))
