@@ -5,7 +5,7 @@
 Serial (:func:`measure_serial`): one process, one event loop, as a table
 computer with the clock on USB would run it. A ``os.openpty`` pair stands in for
 the cable: the emulated clock firmware (:class:`ClockFirmware` driven by
-:func:`firmware_bridge.device.firmware.run_fd`) on the master, and on the slave a
+:func:`firmware_bridge.device.serial_runner.run_fd`) on the master, and on the slave a
 :class:`clock.table.service.TableService` (real SQLite log on disk, WAL +
 ``synchronous=FULL``) whose device is a :class:`SerialClock`
 (pyserial-asyncio-fast). nzasp in scoresheet mode, so presses alternate
@@ -55,7 +55,8 @@ from clock.device.interface import DeviceEvent
 from clock.table.service import TableService, Update
 from clock.timeline import MonotonicTimeline
 from engine.events import ClockPressed, GameStarted
-from firmware_bridge.device.firmware import ClockFirmware, run_fd
+from firmware_bridge.device.firmware import ClockFirmware
+from firmware_bridge.device.serial_runner import run_fd
 from firmware_bridge.host.serial_clock import SerialClock
 from firmware_bridge.wire.framing import encode_frame
 from firmware_bridge.wire.protocol import Press, encode

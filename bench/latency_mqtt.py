@@ -5,7 +5,7 @@
 It starts its own Mosquitto on a free loopback port (as the test fixture does),
 and runs a :class:`clock.table.service.TableService` (real SQLite log, WAL +
 ``synchronous=FULL``) whose device is an :class:`MqttClock`; the clock is the
-emulated firmware (:class:`ClockFirmware` over :class:`MqttFirmware`). Each
+emulated firmware (:class:`ClockFirmware` over :class:`MqttDevice`). Each
 press is timed from just before ``ClockFirmware.press`` to the moment a service
 listener receives the committed ``ClockPressed``: the clock's outbox, the
 broker, de-duplication, the service's queues, the rules, the commit. Presses
@@ -48,7 +48,7 @@ from clock.table.service import TableService, Update
 from clock.timeline import MonotonicTimeline
 from engine.events import ClockPressed, GameStarted
 from firmware_bridge.device.firmware import ClockFirmware
-from firmware_bridge.device.mqtt_device import MqttFirmware
+from firmware_bridge.device.mqtt_device import MqttDevice
 from firmware_bridge.host.mqtt_clock import MqttClock
 from firmware_bridge.venue.mqtt_session import BrokerSettings, parse_url
 from firmware_bridge.venue.topics import TableTopics
@@ -128,7 +128,7 @@ async def _device_main(url: str) -> None:
     fw = ClockFirmware("bench-clock")
     changed = asyncio.Event()
     fw.listeners.append(lambda _display: changed.set())
-    device = MqttFirmware(fw, broker, identifier="bench-clock")
+    device = MqttDevice(fw, broker, identifier="bench-clock")
     device.start()
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader()

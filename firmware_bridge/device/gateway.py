@@ -5,7 +5,7 @@ elsewhere (or at the director's hub), runs ``rackclock gateway``. Toward the
 clock it is the host of the serial link (:class:`SerialClock`: framing, acks,
 retransmits, heartbeats, reconnect after an unplug); toward the broker it is
 the table's clock device, exactly as the emulated firmware is
-(:class:`MqttFirmware`: button messages to ``clock/events`` at QoS 1 through a
+(:class:`MqttDevice`: button messages to ``clock/events`` at QoS 1 through a
 persistent session, SET, TEXT and BEEP from ``clock/commands`` relayed back
 down the serial line).
 
@@ -29,7 +29,7 @@ from clock.device.interface import (
     SidePressed,
     TimesReported,
 )
-from firmware_bridge.device.mqtt_device import MqttFirmware
+from firmware_bridge.device.mqtt_device import MqttDevice
 from firmware_bridge.host.serial_clock import SerialClock
 from firmware_bridge.venue.mqtt_session import BrokerSettings, MqttSession
 from firmware_bridge.venue.topics import TableTopics, client_id
@@ -52,7 +52,7 @@ def to_message(ev: DeviceEvent) -> Message | None:
 
 
 class _SerialCore:
-    """The serial clock seen by :class:`MqttFirmware` as its firmware."""
+    """The serial clock seen by :class:`MqttDevice` as its firmware."""
 
     def __init__(self, serial: SerialClock) -> None:
         self.serial = serial
@@ -96,7 +96,7 @@ class Gateway:
         self.forwarded = 0
         """Messages sent up to the broker."""
         self._core = _SerialCore(serial)
-        self.link: MqttFirmware[_SerialCore] = MqttFirmware(
+        self.link: MqttDevice[_SerialCore] = MqttDevice(
             self._core,
             broker,
             table,

@@ -1,7 +1,8 @@
-"""The emulated clock firmware on MQTT: the device's side of docs/mqtt.md.
+"""A clock device on MQTT: the device's side of docs/mqtt.md, for any clock core.
 
-:class:`MqttFirmware` connects a :class:`firmware_bridge.device.firmware.ClockFirmware`
-to a broker as the table's clock:
+:class:`MqttDevice` connects a clock core (a :class:`DeviceCore`: the emulated
+firmware, :class:`firmware_bridge.device.firmware.ClockFirmware`, or the gateway's
+serial clock) to a broker as the table's clock:
 
 - on every connect it publishes a retained ``online`` on ``clock/status``
   (its will is a retained ``offline``) and a HELLO on ``clock/events``;
@@ -32,7 +33,7 @@ from firmware_bridge.venue.mqtt_session import BrokerSettings, MqttSession, TlsO
 from firmware_bridge.venue.topics import DEFAULT_VENUE, TableTopics, client_id
 from firmware_bridge.wire.protocol import Hello, Message, ProtocolError, from_json, to_json
 
-__all__ = ["DeviceCore", "MqttFirmware", "run_mqtt"]
+__all__ = ["DeviceCore", "MqttDevice", "run_mqtt"]
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +43,7 @@ class DeviceCore(Protocol):
     serial clock seen through the gateway."""
 
     emit: Callable[[Message], None] | None
-    """Set by :class:`MqttFirmware`: where the clock's own messages go."""
+    """Set by :class:`MqttDevice`: where the clock's own messages go."""
     host_online: bool
     """Whether the table service answers (shown on the display)."""
 
@@ -59,11 +60,11 @@ CoreT = TypeVar("CoreT", bound=DeviceCore, default=ClockFirmware)
 """The clock behind the MQTT device side: the emulated firmware unless said otherwise."""
 
 
-class MqttFirmware(Generic[CoreT]):
-    """One firmware, one table, one persistent MQTT session.
+class MqttDevice(Generic[CoreT]):
+    """One clock core, one table, one persistent MQTT session.
 
     Args:
-        fw: The clock firmware.
+        fw: The clock core (the emulated firmware, or the gateway's serial clock).
         broker: The broker; its ``table`` is used when ``table`` is not given.
         table: The table this clock sits on.
         identifier: MQTT client id; by default derived from role ``clock``.
@@ -81,7 +82,7 @@ class MqttFirmware(Generic[CoreT]):
     ) -> None:
         table = table or broker.table
         if table is None:
-            raise ValueError("MqttFirmware needs a table (or a URL path /<venue>/<table>)")
+            raise ValueError("MqttDevice needs a table (or a URL path /<venue>/<table>)")
         self.fw = fw
         """The firmware."""
         self.table = table
@@ -185,7 +186,7 @@ async def run_mqtt(
         venue or (named.venue if named else DEFAULT_VENUE),
         table or (named.table if named else ""),
     )
-    link = MqttFirmware(fw, broker, topics, identifier=identifier)
+    link = MqttDevice(fw, broker, topics, identifier=identifier)
     link.start()
     try:
         await asyncio.Future()  # until cancelled

@@ -43,7 +43,6 @@ from clock.device.interface import (
     TimesReported,
 )
 from clock.timeline import MonotonicTimeline, Timeline
-from firmware_bridge.device.firmware import add_stats
 from firmware_bridge.wire.hexdump import HexDump
 from firmware_bridge.wire.link import Link, LinkStats
 from firmware_bridge.wire.protocol import (
@@ -211,9 +210,9 @@ class SerialClock:
     def stats(self) -> LinkStats:
         """Link counters over every connection so far."""
         total = LinkStats()
-        add_stats(total, self._stats_done)
+        total.add(self._stats_done)
         if self._conn is not None:
-            add_stats(total, self._conn.link.stats)
+            total.add(self._conn.link.stats)
         return total
 
     # --- the ClockDevice interface --------------------------------------------------
@@ -416,7 +415,7 @@ class SerialClock:
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(1.0):
                     await conn.closed
-        add_stats(self._stats_done, conn.link.stats)
+        self._stats_done.add(conn.link.stats)
         if self._conn is conn:
             self._conn = None
 

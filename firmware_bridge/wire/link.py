@@ -56,6 +56,15 @@ class LinkStats:
         self.errors.append(text)
         del self.errors[:-20]
 
+    def add(self, more: LinkStats) -> None:
+        """Add the counters of ``more`` to these (and keep the last 20 error texts)."""
+        for name, value in vars(more).items():
+            if name == "errors":
+                self.errors.extend(value)
+                del self.errors[:-20]
+            else:
+                setattr(self, name, getattr(self, name) + value)
+
 
 @dataclass
 class _Pending:

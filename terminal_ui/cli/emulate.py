@@ -167,7 +167,8 @@ async def emulate(
     args: argparse.Namespace, out: TextIO = sys.stdout, err: TextIO = sys.stderr
 ) -> int:
     """Run the emulated clock; returns the exit status."""
-    from firmware_bridge.device.firmware import ClockFirmware, Display, run_serial
+    from firmware_bridge.device.firmware import ClockFirmware, Display
+    from firmware_bridge.device.serial_runner import run_serial
 
     runner: Awaitable[None]
     fw = ClockFirmware(

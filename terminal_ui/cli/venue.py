@@ -16,19 +16,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import logging
 import os
 import signal
 import socket
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import Any, TextIO
 
-if TYPE_CHECKING:
-    from firmware_bridge.venue.topics import TableTopics
-
-__all__ = ["Archive", "register"]
+__all__ = ["register"]
 
 log = logging.getLogger(__name__)
 
@@ -79,99 +75,14 @@ def lan_address() -> str:
             return socket.gethostname()
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
-
-
 def _say(out: TextIO, text: str) -> None:
     out.write(text + "\n")
     out.flush()
 
 
-class Archive:
-    """Keeps every table's latest state, and its log after each finished game, on disk."""
-
-    def __init__(self, url: str, root: Path, *, out: TextIO = sys.stdout) -> None:
-        from firmware_bridge.venue.director_link import DirectorLink
-        from firmware_bridge.venue.mqtt_session import parse_url
-
-        self.root = root
-        """``<data>/archive``."""
-        self.logs_archived = 0
-        """Logs written."""
-        self._out = out
-        self._archived_seq: dict[TableTopics, int | None] = {}
-        self._fetching: set[TableTopics] = set()
-        self._tasks: set[asyncio.Task[None]] = set()
-        self._online: dict[TableTopics, bool | None] = {}
-        self.link = DirectorLink(parse_url(url), desk="hub", on_change=self._on_change)
-        """The broker connection."""
-
-    def paths(self, venue: str, table: str) -> tuple[Path, Path]:
-        """The state file and the log file of a table."""
-        folder = self.root / venue
-        return folder / f"{table}.json", folder / f"{table}.jsonl"
-
-    async def run(self) -> None:
-        """Archive until cancelled."""
-        self.link.start()
-        try:
-            await asyncio.Future()
-        finally:
-            for task in self._tasks:
-                task.cancel()
-            await asyncio.gather(*self._tasks, return_exceptions=True)
-            await self.link.close()
-
-    def _on_change(self, topics: TableTopics) -> None:
-        snap = self.link.tables[topics]
-        if snap.online != self._online.get(topics):
-            self._online[topics] = snap.online
-            if snap.online is not None:
-                word = "online" if snap.online else "offline"
-                _say(self._out, f"table {topics.venue}/{topics.table}: {word}")
-        doc = snap.doc
-        if doc is None or snap.removed:
-            return
-        state_path, _ = self.paths(topics.venue, topics.table)
-        try:
-            _write_atomic(state_path, json.dumps(doc).encode())
-        except OSError:
-            log.exception("cannot archive the state of %s", topics.base)
-        over = doc["state"].get("result") is not None
-        seq = doc.get("seq")
-        if over and seq != self._archived_seq.get(topics) and topics not in self._fetching:
-            self._fetching.add(topics)
-            task = asyncio.create_task(self._fetch(topics, seq), name=f"archive[{topics.base}]")
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
-
-    async def _fetch(self, topics: TableTopics, seq: int | None) -> None:
-        from firmware_bridge.venue.director_link import DirectorError
-
-        try:
-            text = await self.link.get_log_text(topics)
-        except DirectorError as exc:
-            _say(self._out, f"table {topics.venue}/{topics.table}: log not archived: {exc}")
-            return
-        finally:
-            self._fetching.discard(topics)
-        _, log_path = self.paths(topics.venue, topics.table)
-        try:
-            _write_atomic(log_path, text.encode())
-        except OSError as exc:
-            _say(self._out, f"cannot write {log_path}: {exc}")
-            return
-        self._archived_seq[topics] = seq
-        self.logs_archived += 1
-        count = text.count("\n")
-        _say(self._out, f"archived {topics.venue}/{topics.table}: {count} events in {log_path}")
-
-
 async def _hub(url: str, root: Path) -> None:
+    from firmware_bridge.venue.archive import Archive
+
     archive = Archive(url, root)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

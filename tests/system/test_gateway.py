@@ -13,8 +13,9 @@ from clock.log.eventlog import EventLog
 from clock.table.service import TableService
 from clock.timeline import MonotonicTimeline
 from engine.events import GameStarted
-from firmware_bridge.device.firmware import ClockFirmware, run_fd
+from firmware_bridge.device.firmware import ClockFirmware
 from firmware_bridge.device.gateway import Gateway
+from firmware_bridge.device.serial_runner import run_fd
 from firmware_bridge.host.mqtt_clock import MqttClock
 from firmware_bridge.host.serial_clock import SerialClock
 from firmware_bridge.venue.mqtt_session import Backoff, parse_url

@@ -2,7 +2,7 @@
 
 The service side is :class:`MqttClock` inside a real :class:`TableService`
 (a SQLite log in ``tmp_path``); the device side is the emulated firmware
-(:class:`ClockFirmware` over :class:`MqttFirmware`) or, where a test needs
+(:class:`ClockFirmware` over :class:`MqttDevice`) or, where a test needs
 exact payloads (duplicates, reordering, garbage), a raw publisher. Every wait
 is bounded (:func:`wait_until`); nothing sleeps a fixed time except the one
 test that must let a retained message expire.
@@ -31,7 +31,7 @@ from clock.table.service import TableService, Update
 from clock.timeline import MonotonicTimeline
 from engine.events import ClockPressed, GameStarted
 from firmware_bridge.device.firmware import ClockFirmware
-from firmware_bridge.device.mqtt_device import MqttFirmware
+from firmware_bridge.device.mqtt_device import MqttDevice
 from firmware_bridge.host.devices import open_device
 from firmware_bridge.host.mqtt_clock import MqttClock, SeqFilter
 from firmware_bridge.venue.mqtt_session import (
@@ -111,8 +111,8 @@ async def running_table(
         yield svc, clock
 
 
-def device(broker: BrokerSettings, name: str = "emu-1") -> MqttFirmware:
-    link = MqttFirmware(ClockFirmware(name), broker, identifier=f"test-clock-{name}")
+def device(broker: BrokerSettings, name: str = "emu-1") -> MqttDevice:
+    link = MqttDevice(ClockFirmware(name), broker, identifier=f"test-clock-{name}")
     link.session._backoff = Backoff(initial_s=0.05, cap_s=0.3)
     return link
 

@@ -44,7 +44,8 @@ from clock.log.eventlog import EventLog, LogRecord
 from clock.table.service import TableService, Update
 from clock.timeline import MonotonicTimeline
 from engine.events import ClockPressed, GameStarted
-from firmware_bridge.device.firmware import ClockFirmware, run_fd, run_serial
+from firmware_bridge.device.firmware import ClockFirmware
+from firmware_bridge.device.serial_runner import run_fd, run_serial
 from firmware_bridge.host.devices import open_device, parse_serial_spec
 from firmware_bridge.host.serial_clock import SerialClock
 from firmware_bridge.wire.framing import FrameDecoder, FrameError, encode_frame

@@ -42,7 +42,7 @@ from engine.rules.replay import replay
 from engine.rules.state import GameState
 from engine.rules.variant import load_variant
 from firmware_bridge.device.firmware import ClockFirmware
-from firmware_bridge.device.mqtt_device import MqttFirmware
+from firmware_bridge.device.mqtt_device import MqttDevice
 from firmware_bridge.host.mqtt_clock import MqttClock
 from firmware_bridge.venue.mqtt_session import Backoff, parse_url
 from firmware_bridge.venue.publisher import TablePublisher
@@ -458,7 +458,7 @@ async def mqtt_table(
     settings = parse_url(broker.url(f"/club/{name}"))
     clock = MqttClock(settings)
     clock.session._backoff = Backoff(initial_s=0.05, cap_s=0.3)
-    fw = MqttFirmware(ClockFirmware(f"emu-{name}"), settings, identifier=f"test-clock-{name}")
+    fw = MqttDevice(ClockFirmware(f"emu-{name}"), settings, identifier=f"test-clock-{name}")
     svc = TableService(tmp_path / f"{name}.sqlite", timeline=timeline, device=clock, heartbeat_ms=0)
     async with svc, TablePublisher(svc, settings, expiry_s=10, refresh_s=0.2):
         fw.start()
