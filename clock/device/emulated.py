@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 
+from clock.device.core import ClockCore
 from clock.device.interface import DeviceEvent, DeviceOnline, PausePressed, SidePressed
 from clock.timeline import Timeline
 
@@ -17,24 +18,17 @@ __all__ = ["EmulatedClock"]
 
 
 class EmulatedClock:
-    """A two-button clock with a pause button and a one-line display."""
+    """A two-button clock with a pause button and a one-line display, in-process."""
 
     def __init__(
         self, timeline: Timeline, *, initial_ms: int = 1_500_000, report_times: bool = False
     ) -> None:
-        self._timeline = timeline
         self._queue: asyncio.Queue[DeviceEvent | None] = asyncio.Queue()
         self._seq = 0
+        self.core = ClockCore(timeline.now_ms, initial_ms=initial_ms)
+        """The clock's own timekeeping (the one clock core, shared with the firmware)."""
         self.report_times = report_times
         """Device-authoritative: send both times with each press."""
-        self.used_ms = [0, 0]
-        """Time used per side, up to ``since_ms`` for the running side."""
-        self.initial_ms = initial_ms
-        """Time per side."""
-        self.running: int | None = None
-        """The side running on this device."""
-        self.since_ms = 0
-        """When the running side started."""
         self.text = ""
         """What the display shows besides the times."""
         self.beeps = 0
@@ -45,32 +39,38 @@ class EmulatedClock:
         self._queue.put_nowait(DeviceOnline("emulated"))
 
     # --- what the device shows -------------------------------------------------
+    @property
+    def initial_ms(self) -> int:
+        """Time per side."""
+        return self.core.initial_ms
+
+    @property
+    def used_ms(self) -> list[int]:
+        """Time used per side, up to ``since_ms`` for the running side."""
+        return self.core.used_ms
+
+    @property
+    def since_ms(self) -> int:
+        """When the running side started."""
+        return self.core.since_ms
+
+    @property
+    def running(self) -> int | None:
+        """The side running on this device (None while it is stopped)."""
+        return None if self.core.paused else self.core.running
+
     def remaining(self, side: int) -> int:
         """The device's own remaining time for ``side`` (negative in overtime)."""
-        used = self.used_ms[side]
-        if self.running == side:
-            used += self._timeline.now_ms() - self.since_ms
-        return self.initial_ms - used
-
-    def _stop(self) -> None:
-        if self.running is not None:
-            now = self._timeline.now_ms()
-            self.used_ms[self.running] += now - self.since_ms
-            self.since_ms = now
+        return self.core.remaining(side)
 
     # --- buttons (keyboard or script) --------------------------------------------
     def press(self, side: int) -> None:
         """A player presses their button: the device switches at once, then reports."""
-        times = (self.remaining(0), self.remaining(1))
-        if self.running == side or self.running is None:
-            self._stop()
-            self.running = 1 - side
-            self.since_ms = self._timeline.now_ms()
+        times = self.core.shown()
+        self.core.press(side)
         self._seq += 1
         self._queue.put_nowait(
-            SidePressed(
-                side, self._timeline.now_ms(), self._seq, times if self.report_times else None
-            )
+            SidePressed(side, self.core.now_ms(), self._seq, times if self.report_times else None)
         )
 
     def pause_button(self) -> None:
@@ -97,21 +97,15 @@ class EmulatedClock:
         self, remaining_ms: tuple[int, int], running: int | None, paused: bool
     ) -> None:
         """Show the service's times (host-authoritative)."""
-        now = self._timeline.now_ms()
-        self.used_ms = [self.initial_ms - remaining_ms[0], self.initial_ms - remaining_ms[1]]
-        self.running = None if paused else running
-        self.since_ms = now
+        self.core.set(remaining_ms, running, paused)
 
     async def run(self, side: int) -> None:
         """Run one side."""
-        self._stop()
-        self.running = side
-        self.since_ms = self._timeline.now_ms()
+        self.core.run(side)
 
     async def pause(self) -> None:
         """Stop both sides."""
-        self._stop()
-        self.running = None
+        self.core.pause()
 
     async def show_text(self, text: str) -> None:
         """Display a message."""

@@ -40,6 +40,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from clock.device.core import ClockCore
 from engine.clocktext import clock_text
 from firmware_bridge.wire.link import Link, LinkStats
 from firmware_bridge.wire.protocol import (
@@ -131,13 +132,8 @@ class ClockFirmware:
         self.device_authoritative = device_authoritative
         """Send both shown times with each press."""
         self._clock = clock or _monotonic_ms
-        now = self._clock()
-        self._remaining = [initial_ms, initial_ms]  # at _since, for the running side
-        self._since = now
-        self.running: int | None = None
-        """The side running on this clock."""
-        self.paused = True
-        """Both clocks stopped (until the host's first SET says otherwise)."""
+        self.core = ClockCore(self._clock, initial_ms=initial_ms)
+        """The clock's own timekeeping and press rule (the one clock core)."""
         self.text = ""
         """The text line."""
         self.beeps = 0
@@ -170,12 +166,19 @@ class ClockFirmware:
         """The free-running 32-bit counter sent in PRESS and HEARTBEAT."""
         return self._clock() & 0xFFFFFFFF
 
+    @property
+    def running(self) -> int | None:
+        """The side named to run on this clock (its time runs unless paused)."""
+        return self.core.running
+
+    @property
+    def paused(self) -> bool:
+        """Both clocks stopped (until the first press or the host's SET says otherwise)."""
+        return self.core.paused
+
     def remaining(self, side: int) -> int:
         """What the clock shows for ``side``."""
-        left = self._remaining[side]
-        if self.running == side and not self.paused:
-            left -= self._clock() - self._since
-        return left
+        return self.core.remaining(side)
 
     def display(self) -> Display:
         """A snapshot of the display."""
@@ -187,11 +190,6 @@ class ClockFirmware:
             self.beeps,
             self.host_online,
         )
-
-    def _freeze(self) -> None:
-        now = self._clock()
-        self._remaining = [self.remaining(0), self.remaining(1)]
-        self._since = now
 
     def _changed(self) -> None:
         if not self.listeners:
@@ -214,15 +212,8 @@ class ClockFirmware:
         """Player ``side`` ends their turn: the other side runs at once, then PRESS goes out."""
         if side not in (0, 1):
             raise ValueError(f"side must be 0 or 1, got {side}")
-        shown = (self.remaining(0), self.remaining(1))
-        if not self.paused and self.running in (side, None):
-            self._freeze()
-            self.running = 1 - side
-        elif self.paused and self.running is None:
-            # a clock that was never started: the first press starts the opponent
-            self._freeze()
-            self.running = 1 - side
-            self.paused = False
+        shown = self.core.shown()
+        self.core.press(side)
         self.presses += 1
         msg = Press(0, side, self.device_ms(), shown if self.device_authoritative else None)
         self._changed()
@@ -231,9 +222,7 @@ class ClockFirmware:
 
     def pause(self) -> Pause:
         """The pause button: stops both clocks at once (resuming is the host's answer)."""
-        if not self.paused:
-            self._freeze()
-            self.paused = True
+        self.core.pause()
         self.presses += 1
         msg = Pause(0)
         self._changed()
@@ -255,10 +244,7 @@ class ClockFirmware:
     def handle(self, msg: Message) -> None:
         """Apply a message from the host; anything not meant for a device is ignored."""
         if isinstance(msg, Set):
-            self._remaining = list(msg.remaining_ms)
-            self._since = self._clock()
-            self.running = msg.running
-            self.paused = msg.paused
+            self.core.set(msg.remaining_ms, msg.running, msg.paused)
             self.sets += 1
         elif isinstance(msg, Text):
             self.text = msg.text
