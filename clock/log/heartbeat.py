@@ -15,7 +15,12 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["Alive", "boot_id", "read_alive", "write_alive"]
+from engine.rules.state import GameState
+
+__all__ = ["LIVE_WINDOW_MS", "Alive", "boot_id", "read_alive", "table_now", "write_alive"]
+
+LIVE_WINDOW_MS = 5000
+"""A heartbeat younger than this means a service is running on the log."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,3 +77,21 @@ def read_alive(log_path: str | os.PathLike[str]) -> Alive | None:
         )
     except (OSError, ValueError, KeyError, TypeError):
         return None
+
+
+def table_now(
+    log_path: str | os.PathLike[str] | None, state: GameState, wall_ms: int
+) -> tuple[int, bool]:
+    """The table's time now, and whether a service is running on the log.
+
+    A fresh heartbeat is moved on by the wall clock since it was written; an old
+    one still says the service was alive until then; without one, the log's last
+    event is the latest instant known.
+    """
+    alive = read_alive(log_path) if log_path is not None else None
+    if alive is None:
+        return state.t, False
+    since = wall_ms - alive.wall_ms
+    if 0 <= since <= LIVE_WINDOW_MS:
+        return max(state.t, alive.t + since), True
+    return max(state.t, alive.t), False

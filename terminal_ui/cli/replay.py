@@ -8,14 +8,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from clock.files import register_variant_files
+from clock.log.files import load_log
 from engine.clocktext import clock_text
-from engine.events import Event
-from engine.rules.replay import Rejected, parse_jsonl, replay, report
+from engine.rules.replay import replay, report
 
-__all__ = ["load_log", "register"]
-
-_SQLITE_MAGIC = b"SQLite format 3\x00"
+__all__ = ["register"]
 
 
 def register(sub: Any) -> None:
@@ -32,34 +29,6 @@ def register(sub: Any) -> None:
     cmd.add_argument("--at", type=int, metavar="MS", help="instant on the table's timeline")
     cmd.add_argument("--json", action="store_true", help="print one JSON object")
     cmd.set_defaults(handler=run)
-
-
-def load_log(path: Path) -> tuple[list[tuple[int, Event]], list[Rejected]]:
-    """Read events from a SQLite event log or a JSON Lines file, and the variant
-    files its games name (so that replaying them resolves those names).
-
-    Raises:
-        OSError: The file cannot be read.
-        engine.errors.EngineError: A SQLite file that is not an event log.
-    """
-    with path.open("rb") as f:
-        magic = f.read(len(_SQLITE_MAGIC))
-    if magic == _SQLITE_MAGIC:
-        from clock.log.eventlog import EventLog
-
-        with EventLog.open(path, create=False) as log:
-            events = list(log.events())
-        register_variant_files(ev for _, ev in events)
-        return events, []
-    data = path.read_bytes()
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        return [], [Rejected(line, f"not UTF-8 at byte offset {exc.start}", "events.md")]
-    events, bad = parse_jsonl(text)
-    register_variant_files(ev for _, ev in events)
-    return events, bad
 
 
 def _human(rep: dict[str, Any]) -> str:

@@ -39,6 +39,8 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Footer, Header, Static
 
 from clock.files import register_variant_files
+from clock.log.heartbeat import table_now
+from clock.log.ruling import append_ruling
 from engine.clocktext import clock_text
 from engine.errors import EngineError
 from engine.events import Event
@@ -51,11 +53,11 @@ from terminal_ui.director.exports import (
     finished_games,
 )
 from terminal_ui.director.rows import DRIFT_RULE, Flag, Row, snapshot_row, sort_rows, summarize
-from terminal_ui.director.rulings import RulingKind, offline_ruling, parse_time_ms
+from terminal_ui.director.rulings import RulingKind, parse_time_ms
 from terminal_ui.director.screens.export import ExportScreen
 from terminal_ui.director.screens.ruling import RulingScreen
 from terminal_ui.director.screens.timeline import TimelineScreen
-from terminal_ui.director.tables import Table, file_row, split_games, table_now, unique_labels
+from terminal_ui.director.tables import Table, file_row, split_games, unique_labels
 from terminal_ui.table.app import HIGH_CONTRAST
 
 if TYPE_CHECKING:  # imported when used: offline, the console needs no MQTT
@@ -76,12 +78,10 @@ __all__ = [
     "export_game",
     "export_results",
     "finished_games",
-    "offline_ruling",
     "parse_time_ms",
     "sort_rows",
     "split_games",
     "summarize",
-    "table_now",
 ]
 
 __test__ = {"parse_time_ms": parse_time_ms}
@@ -343,7 +343,7 @@ class DirectorApp(App[int]):
         name = type(event).__name__
         if table.path is not None:
             try:
-                _, text = offline_ruling(table.path, event)
+                _, text = append_ruling(table.path, event, time.time_ns() // 1_000_000)
                 table.reload()
             except (OSError, EngineError) as exc:
                 text = f"failed: {exc}"

@@ -12,28 +12,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from clock.log.heartbeat import read_alive
+from clock.log.files import load_log
+from clock.log.heartbeat import table_now
 from engine.events import Event, GameStarted, encode_event
 from engine.rules.machine import advance
 from engine.rules.replay import Rejected, replay, report
 from engine.rules.state import GameState
-from terminal_ui.cli.replay import load_log
 from terminal_ui.director.rows import Row, summarize
 
 __all__ = [
-    "LIVE_WINDOW_MS",
     "Table",
     "event_text",
     "file_row",
-    "is_sqlite",
     "split_games",
-    "table_now",
     "unique_labels",
 ]
-
-LIVE_WINDOW_MS = 5000
-"""A heartbeat younger than this means a service is running on the log."""
-_SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
 def split_games(events: Sequence[tuple[int, Event]]) -> list[list[tuple[int, Event]]]:
@@ -45,28 +38,6 @@ def split_games(events: Sequence[tuple[int, Event]]) -> list[list[tuple[int, Eve
         if games:
             games[-1].append(item)
     return games
-
-
-def is_sqlite(path: Path) -> bool:
-    """Whether ``path`` is a SQLite file (an event log) rather than JSON Lines."""
-    with path.open("rb") as f:
-        return f.read(len(_SQLITE_MAGIC)) == _SQLITE_MAGIC
-
-
-def table_now(path: Path | None, state: GameState, wall_ms: int) -> tuple[int, bool]:
-    """The table's time now, and whether a service is running on the log.
-
-    A fresh heartbeat (``<log>.alive``) is moved on by the wall clock since it
-    was written; an old one still says the service was alive until then;
-    without one, the log's last event is the latest instant known.
-    """
-    alive = read_alive(path) if path is not None else None
-    if alive is None:
-        return state.t, False
-    since = wall_ms - alive.wall_ms
-    if 0 <= since <= LIVE_WINDOW_MS:
-        return max(state.t, alive.t + since), True
-    return max(state.t, alive.t), False
 
 
 def _signature(path: Path) -> tuple[int, ...]:

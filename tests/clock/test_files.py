@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from clock import files
+from clock.log.files import load_log
 from clock.table.service import TableService
 from clock.timeline import FakeTimeline
 from engine.errors import DataFileError
@@ -19,7 +20,6 @@ from engine.rules.machine import apply
 from engine.rules.replay import replay
 from engine.rules.state import GameState, Phase
 from terminal_ui.cli import main as cli_main
-from terminal_ui.cli.replay import load_log
 from tests.helpers import BAD, GOOD
 
 TINY_TILES = """\

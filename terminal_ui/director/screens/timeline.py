@@ -16,11 +16,12 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
+from clock.log.heartbeat import table_now
 from engine.clocktext import clock_text
 from engine.events import EndRacks, Event
 from engine.rules.replay import replay, report
 from engine.rules.state import GameState
-from terminal_ui.director.tables import Table, event_text, table_now
+from terminal_ui.director.tables import Table, event_text
 from terminal_ui.shared.widgets import BoardView
 
 __all__ = ["LogLoader", "TimelineScreen"]

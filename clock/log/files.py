@@ -1,0 +1,54 @@
+"""Reading a table's log from disk: a SQLite event log, or a JSON Lines export of one.
+
+Every program that reads a log file (``rackclock replay``, the director's console,
+the exports) reads it here, so each sees the same events and the variant files
+the log's games name are registered before anything replays them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from clock.files import register_variant_files
+from clock.log.eventlog import EventLog
+from engine.events import Event
+from engine.rules.replay import Rejected, parse_jsonl
+
+__all__ = ["SQLITE_MAGIC", "is_sqlite", "load_log"]
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+"""The first bytes of every SQLite file (an event log); anything else is read as JSON Lines."""
+
+
+def is_sqlite(path: Path) -> bool:
+    """Whether ``path`` is a SQLite file (an event log) rather than JSON Lines.
+
+    Raises:
+        OSError: The file cannot be read.
+    """
+    with path.open("rb") as f:
+        return f.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC
+
+
+def load_log(path: Path) -> tuple[list[tuple[int, Event]], list[Rejected]]:
+    """Read events from a SQLite event log or a JSON Lines file, and the variant
+    files its games name (so that replaying them resolves those names).
+
+    Raises:
+        OSError: The file cannot be read.
+        engine.errors.EngineError: A SQLite file that is not an event log.
+    """
+    if is_sqlite(path):
+        with EventLog.open(path, create=False) as log:
+            events = list(log.events())
+        register_variant_files(ev for _, ev in events)
+        return events, []
+    data = path.read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        return [], [Rejected(line, f"not UTF-8 at byte offset {exc.start}", "events.md")]
+    events, bad = parse_jsonl(text)
+    register_variant_files(ev for _, ev in events)
+    return events, bad
