@@ -17,45 +17,20 @@ is not a command.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import sys
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Literal, TextIO
+from typing import TextIO
 
 import msgspec
 
-from clock.device.emulated import EmulatedClock
-from clock.device.interface import ClockDevice
-from clock.files import load_variant
-from clock.table.service import TableService, Update
-from clock.timeline import MonotonicTimeline
-from engine import Phase, report
-from engine.events import GameStarted, decode_event
+from clock.table.service import Update
+from clock.table.session import TableSession
+from engine import report
+from engine.events import decode_event
 
-__all__ = ["ServeConfig", "serve"]
-
-
-@dataclass(frozen=True, slots=True)
-class ServeConfig:
-    """What ``rackclock serve`` was asked to do."""
-
-    log: Path
-    variant: str
-    players: tuple[str, str] = ("Player 1", "Player 2")
-    first: int = 0
-    mode: Literal["board", "scoresheet"] | None = None
-    clock: str = "emulated"
-    authority: Literal["host", "device"] = "host"
-    drift_ms: int = 250
-
-
-DeviceFactory = Callable[[str, MonotonicTimeline, int], ClockDevice | None]
-Attachment = Callable[[TableService], contextlib.AbstractAsyncContextManager[object]]
-"""Something to run beside the service, e.g. publishing the table to a venue broker."""
+__all__ = ["serve"]
 
 
 def _emit(out: TextIO, doc: dict[str, object]) -> None:
@@ -108,57 +83,17 @@ async def _lines(stream: TextIO) -> asyncio.Queue[str | None]:
 
 
 async def serve(
-    cfg: ServeConfig,
-    *,
-    stdin: TextIO = sys.stdin,
-    stdout: TextIO = sys.stdout,
-    device_factory: DeviceFactory | None = None,
-    attach: Attachment | None = None,
+    session: TableSession, *, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout
 ) -> int:
     """Run the table until ``quit`` or end of input; returns the exit status."""
-    variant = load_variant(cfg.variant)
-    timeline = MonotonicTimeline()
-    emulated: EmulatedClock | None = None
-    device: ClockDevice | None
-    if cfg.clock == "emulated":
-        emulated = EmulatedClock(
-            timeline, initial_ms=variant.initial_ms, report_times=cfg.authority == "device"
-        )
-        device = emulated
-    elif cfg.clock == "none":
-        device = None
-    elif device_factory is not None:
-        device = device_factory(cfg.clock, timeline, variant.initial_ms)
-        if device is None:
-            _emit(
-                stdout,
-                {
-                    "error": f"cannot open clock {cfg.clock!r} "
-                    "(emulated, none, serial:PATH or mqtt:URL)"
-                },
-            )
-            return 2
-    else:
-        _emit(stdout, {"error": f"unknown clock {cfg.clock!r}"})
-        return 2
-    service = TableService(
-        cfg.log,
-        timeline=timeline,
-        device=device,
-        authority=cfg.authority,
-        drift_threshold_ms=cfg.drift_ms,
-    )
+    service, emulated, timeline = session.service, session.emulated, session.timeline
     service.add_listener(_printer(stdout))
-    async with service, attach(service) if attach is not None else contextlib.nullcontext():
+    await session.open()
+    try:
         for r in service.rejected_on_load:
             _emit(stdout, {"log_line_refused": r.line, "reason": r.reason, "rule": r.rule})
-        if service.state.phase in (Phase.NOT_STARTED, Phase.OVER):
-            await service.submit(
-                GameStarted(
-                    variant=cfg.variant, players=cfg.players, first=cfg.first, mode=cfg.mode
-                )
-            )
-        else:
+        await session.begin()
+        if session.started is None:
             _emit(
                 stdout,
                 {
@@ -200,4 +135,6 @@ async def serve(
             await service.submit(event, "stdin")
         # let presses already made on the device reach the log before stopping
         await asyncio.sleep(0)
+    finally:
+        await session.stop()
     return 0

@@ -114,6 +114,9 @@ class Update:
     """The event committed."""
     refused: Ack | None = None
     """A refused command, published so screens can show the reason."""
+    before: GameState | None = None
+    """The game before the event (a commit only): listeners that follow the game
+    event by event (the scorekeeper's turn book) need both sides."""
 
 
 @dataclass
@@ -346,11 +349,11 @@ class TableService:
             self._device_dirty.set()  # the device may have switched on its own
             return
         seq = self._log.append(stamped)
-        self.state = new
+        before, self.state = self.state, new
         ack = Ack(True, stamped, seq)
         if fut is not None and not fut.done():
             fut.set_result(ack)
-        self._publish(Update(new, self.status, seq, stamped))
+        self._publish(Update(new, self.status, seq, stamped, before=before))
         self._device_dirty.set()
         self._reschedule()
 

@@ -7,6 +7,9 @@ byte in and out for dispute forensics.
 
 ``mqtt:URL`` opens :class:`firmware_bridge.host.mqtt_clock.MqttClock`; the URL's
 path names the table: ``mqtt:mqtt://broker:1883/<venue>/<table>`` (docs/mqtt.md).
+
+:func:`open_table` wires these transports (and the venue publisher) into the one
+way a table comes up, :class:`clock.table.session.TableSession`.
 """
 
 from __future__ import annotations
@@ -14,9 +17,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from clock.device.interface import ClockDevice
-from clock.timeline import MonotonicTimeline
+from clock.table.session import TableSession, TableSpec
+from clock.timeline import Timeline
 
-__all__ = ["open_device", "parse_serial_spec"]
+__all__ = ["open_device", "open_table", "parse_serial_spec"]
 
 
 def parse_serial_spec(rest: str) -> tuple[str, dict[str, str]]:
@@ -39,7 +43,7 @@ def parse_serial_spec(rest: str) -> tuple[str, dict[str, str]]:
 
 def open_device(
     spec: str,
-    timeline: MonotonicTimeline,
+    timeline: Timeline,
     initial_ms: int,
     *,
     hexdump: str | Path | None = None,
@@ -67,3 +71,19 @@ def open_device(
 
         return MqttClock.from_url(spec.removeprefix("mqtt:"))
     return None
+
+
+def open_table(spec: TableSpec, *, timeline: Timeline | None = None) -> TableSession:
+    """The table session for ``spec`` with this package's transports wired in: its clock
+    opened by :func:`open_device`, and, when the clock is on a broker, the table
+    published there (:class:`~firmware_bridge.venue.publisher.TablePublisher`).
+
+    Raises:
+        clock.table.session.SessionError: The clock spec names no clock, or a bad one.
+        engine.errors.EngineError: The variant cannot be loaded.
+    """
+    from firmware_bridge.venue.publisher import TablePublisher
+
+    return TableSession(
+        spec, timeline=timeline, open_device=open_device, publish=TablePublisher.from_url
+    )

@@ -43,35 +43,21 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Open the scorekeeper's screen."""
     from clock.files import load_variant
-    from clock.timeline import MonotonicTimeline
     from engine.errors import EngineError
-    from firmware_bridge.host.devices import open_device
     from terminal_ui.scorekeeper.app import ScorekeeperApp, ScorekeeperConfig, default_log_path
 
     try:
-        variant = load_variant(args.variant)
+        load_variant(args.variant)  # a bad variant is refused before the screen opens
     except EngineError as exc:
         sys.stderr.write(f"rackclock scorekeeper: {exc}\n")
         return 2
-    timeline = MonotonicTimeline()
-    device = None
-    if args.clock != "emulated":
-        try:
-            device = open_device(args.clock, timeline, variant.initial_ms)
-        except ValueError as exc:
-            sys.stderr.write(f"rackclock scorekeeper: {exc}\n")
-            return 2
-        if device is None:
-            sys.stderr.write(f"rackclock scorekeeper: cannot open clock {args.clock!r}\n")
-            return 2
     cfg = ScorekeeperConfig(
         log=args.log or default_log_path(),
         variant=args.variant,
         players=args.players,
         first=args.first,
-        device=device,
+        clock=args.clock,
         high_contrast=args.high_contrast,
-        timeline=timeline,
     )
     result = ScorekeeperApp(cfg).run()
     sys.stdout.write(f"game log: {cfg.log}\n")

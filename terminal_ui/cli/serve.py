@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import logging
 import sys
 from pathlib import Path
@@ -54,32 +55,32 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the service until quit or end of input."""
-    from clock.table.serve import ServeConfig, serve
-    from firmware_bridge.host.devices import open_device
+    from clock.table.serve import serve
+    from clock.table.session import SessionError, TableSpec
+    from firmware_bridge.host.devices import open_table
 
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
-    cfg = ServeConfig(
-        args.log,
-        args.variant,
-        args.players,
-        args.first,
-        args.mode,
-        args.clock,
-        args.authority,
-        args.drift_ms,
+    spec = TableSpec(
+        log=args.log,
+        variant=args.variant,
+        players=args.players,
+        first=args.first,
+        mode=args.mode,
+        clock=args.clock,
+        authority=args.authority,
+        drift_ms=args.drift_ms,
     )
-    attach = None
-    if args.clock.startswith("mqtt:"):
-        from firmware_bridge.venue.publisher import TablePublisher
 
-        url = args.clock.removeprefix("mqtt:")
-
-        def attach(service: Any) -> Any:
-            # The table's state and director commands on the same broker as its clock.
-            return TablePublisher.from_url(service, url)
+    async def main() -> int:
+        try:
+            session = open_table(spec)
+        except SessionError as exc:
+            sys.stdout.write(json.dumps({"error": str(exc)}) + "\n")
+            return 2
+        return await serve(session)
 
     try:
-        return asyncio.run(serve(cfg, device_factory=open_device, attach=attach))
+        return asyncio.run(main())
     except EngineError as exc:
         sys.stderr.write(f"rackclock serve: {exc}\n")
         return 1

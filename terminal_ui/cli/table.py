@@ -41,35 +41,24 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Open the table terminal."""
     from clock.files import load_variant, load_word_list
-    from clock.timeline import MonotonicTimeline
     from engine.errors import EngineError
-    from firmware_bridge.host.devices import open_device
     from terminal_ui.table.app import TableApp, TableConfig, default_log_path
 
     try:
-        variant = load_variant(args.variant)
+        load_variant(args.variant)  # a bad variant is refused before the screen opens
         words = load_word_list(args.words) if args.words else None
     except EngineError as exc:
         sys.stderr.write(f"rackclock table: {exc}\n")
         return 2
-    timeline = MonotonicTimeline()
-    device = None
-    if args.clock != "emulated":
-        device = open_device(args.clock, timeline, variant.initial_ms)
-        if device is None:
-            sys.stderr.write(f"rackclock table: cannot open clock {args.clock!r}\n")
-            return 2
     cfg = TableConfig(
         log=args.log or default_log_path(),
         variant=args.variant,
         players=args.players,
         first=args.first,
         mode=args.mode,
-        device=device,
+        clock=args.clock,
         words=words,
         high_contrast=args.high_contrast,
-        timeline=timeline,
-        publish_url=args.clock.removeprefix("mqtt:") if args.clock.startswith("mqtt:") else None,
     )
     result = TableApp(cfg).run()
     sys.stdout.write(f"game log: {cfg.log}\n")

@@ -46,9 +46,9 @@ from textual.markup import escape
 from textual.widgets import Input, Label, Static
 
 from clock.device.emulated import EmulatedClock
-from clock.files import load_variant
-from clock.log.eventlog import EventLog
+from clock.log.files import load_log
 from clock.table.service import Ack, TableService, Update
+from clock.table.session import SessionError, TableSpec
 from engine.errors import EngineError
 from engine.events import (
     Adjudicated,
@@ -56,7 +56,6 @@ from engine.events import (
     ClockPressed,
     EndRacks,
     Event,
-    GameStarted,
     HoldCalled,
     HoldReleased,
     Neutralized,
@@ -66,6 +65,7 @@ from engine.events import (
     TurnScored,
 )
 from engine.rules.state import GameState, Phase
+from firmware_bridge.host.devices import open_table
 from terminal_ui.scorekeeper.config import ScorekeeperConfig, default_log_path
 from terminal_ui.scorekeeper.entry import Entry, alias_command, describe_event, parse_entry
 from terminal_ui.scorekeeper.sheet_text import phase_line, ruling_text, sheet_lines, target_text
@@ -132,7 +132,6 @@ class ScorekeeperApp(App[int]):
         """The player chosen with Tab for the next entry; None = the oldest turn."""
         self.last_ack: Ack | None = None
         """The answer to the last command."""
-        self._committed = GameState()
         self._auto_sent: set[tuple[int, int, int]] = set()
         self._result: ResultScreen | None = None
 
@@ -176,42 +175,34 @@ class ScorekeeperApp(App[int]):
     @work(exclusive=True, group="service", exit_on_error=True)
     async def run_service(self) -> None:
         cfg = self.config
-        if cfg.log.exists():
-            with EventLog.open(cfg.log, create=False) as log:
-                self.book = TurnBook.rebuild(list(log.events()))
-        device = cfg.device
-        if device is None:
-            try:
-                initial = load_variant(cfg.variant).initial_ms
-            except EngineError:
-                initial = 180_000  # the start below is refused and says why
-            self.emulated = EmulatedClock(cfg.timeline, initial_ms=initial)
-            device = self.emulated
-        self.service = TableService(
-            cfg.log, timeline=cfg.timeline, device=device, heartbeat_ms=cfg.heartbeat_ms
+        spec = TableSpec(
+            log=cfg.log,
+            variant=cfg.variant,
+            players=cfg.players,
+            first=cfg.first,
+            mode="scoresheet",
+            clock=cfg.clock,
+            heartbeat_ms=cfg.heartbeat_ms,
         )
-        await self.service.start()
-        self._committed = self.service.state
-        self.service.add_listener(self._on_commit)
-        sub = self.service.subscribe()
-        if self.service.state.phase is Phase.NOT_STARTED:
-            ack = await self.service.submit(
-                GameStarted(
-                    variant=cfg.variant, players=cfg.players, first=cfg.first, mode="scoresheet"
-                )
-            )
-            self.show_ack(ack)
         try:
-            async for update in sub:
+            session = open_table(spec, timeline=cfg.timeline)
+            if cfg.log.exists():
+                self.book = TurnBook.rebuild(load_log(cfg.log)[0])
+        except (SessionError, EngineError, OSError) as exc:
+            self.exit(2, message=f"rackclock scorekeeper: {exc}")
+            return
+        self.service, self.emulated = session.service, session.emulated
+        self.service.add_listener(self._on_commit)
+        async with session:
+            if session.started is not None:
+                self.show_ack(session.started)
+            async for update in self.service.subscribe():
                 self.on_update(update)
-        finally:
-            await self.service.stop()
 
     def _on_commit(self, update: Update) -> None:
         """Every commit, in order (never dropped): keep the turn book."""
-        if update.event is not None and update.seq is not None:
-            self.book.observe(self._committed, update.event, update.state)
-            self._committed = update.state
+        if update.event is not None and update.before is not None:
+            self.book.observe(update.before, update.event, update.state)
 
     def on_update(self, update: Update) -> None:
         """Mirror the service's state on the screen."""

@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from clock.device.interface import ClockDevice
 from clock.timeline import MonotonicTimeline, Timeline
 from terminal_ui.shared.datadir import new_log_path
 
@@ -25,8 +24,8 @@ class ScorekeeperConfig:
     variant: str = "toronto-speed"
     players: tuple[str, str] = ("Player 1", "Player 2")
     first: int = 0
-    device: ClockDevice | None = None
-    """A real clock; None runs the emulated clock driven by the players' keys."""
+    clock: str = "emulated"
+    """The clock: ``emulated`` (driven by the players' keys), ``serial:PATH`` or ``mqtt:URL``."""
     high_contrast: bool = False
     timeline: Timeline = field(default_factory=MonotonicTimeline)
     """Where the table's time comes from (a FakeTimeline in tests)."""

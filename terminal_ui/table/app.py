@@ -28,13 +28,15 @@ from textual.theme import Theme
 from textual.widgets import Footer, Header, Input, Label, SelectionList, Static
 
 from clock.device.emulated import EmulatedClock
-from clock.device.interface import ClockDevice
 from clock.table.service import Ack, TableService, Update
+from clock.table.session import SessionError, TableSpec
 from clock.timeline import MonotonicTimeline, Timeline
-from engine.events import Adjudicated, Challenged, Event, GameStarted, Signed
+from engine.errors import EngineError
+from engine.events import Adjudicated, Challenged, Event, Signed
 from engine.play.lexicon import Verdict, WordList
 from engine.rules.procedures.common import penalty
 from engine.rules.state import GameState, Phase
+from firmware_bridge.host.devices import open_table
 from terminal_ui.shared.datadir import new_log_path
 from terminal_ui.shared.widgets import BoardView, PlayerClock, history_lines, ruling_lines
 from terminal_ui.table.commands import CommandError, Preview, interpret
@@ -71,15 +73,14 @@ class TableConfig:
     players: tuple[str, str] = ("Player 1", "Player 2")
     first: int = 0
     mode: Literal["board", "scoresheet"] | None = None
-    device: ClockDevice | None = None
-    """A real clock; None runs the emulated clock driven by the keys."""
+    clock: str = "emulated"
+    """The clock: ``emulated`` (driven by the keys), ``serial:PATH`` or ``mqtt:URL``
+    (a clock on a venue broker: the table is then published there too, so the
+    director and the hub see it)."""
     words: WordList | None = None
     """A word list for self-adjudication; None means an adjudicator rules."""
     high_contrast: bool = False
     timeline: Timeline = field(default_factory=MonotonicTimeline)
-    publish_url: str | None = None
-    """A venue broker (``mqtt://host/<venue>/<table>``) to publish the table on, so the
-    director and the hub see it; set when the clock itself is on MQTT."""
     """Table time; tests pass a :class:`clock.timeline.FakeTimeline`."""
 
 
@@ -281,33 +282,23 @@ class TableApp(App[int]):
     @work(exclusive=True, group="service", exit_on_error=True)
     async def run_service(self) -> None:
         cfg = self.config
-        device = cfg.device
-        if device is None:
-            self.emulated = EmulatedClock(cfg.timeline)
-            device = self.emulated
-        self.service = TableService(cfg.log, timeline=cfg.timeline, device=device)
-        await self.service.start()
-        sub = self.service.subscribe()
-        st = self.service.state
-        if st.phase is Phase.NOT_STARTED or (st.phase is Phase.OVER and all(st.signed)):
-            await self.service.submit(
-                GameStarted(
-                    variant=cfg.variant, players=cfg.players, first=cfg.first, mode=cfg.mode
-                )
-            )
-        publisher = None
-        if cfg.publish_url:
-            from firmware_bridge.venue.publisher import TablePublisher
-
-            publisher = TablePublisher.from_url(self.service, cfg.publish_url)
-            publisher.start()
+        spec = TableSpec(
+            log=cfg.log,
+            variant=cfg.variant,
+            players=cfg.players,
+            first=cfg.first,
+            mode=cfg.mode,
+            clock=cfg.clock,
+        )
         try:
-            async for update in sub:
+            session = open_table(spec, timeline=cfg.timeline)
+        except (SessionError, EngineError) as exc:
+            self.exit(2, message=f"rackclock table: {exc}")
+            return
+        self.service, self.emulated = session.service, session.emulated
+        async with session:
+            async for update in self.service.subscribe():
                 self.on_update(update)
-        finally:
-            if publisher is not None:
-                await publisher.close()
-            await self.service.stop()
 
     def on_update(self, update: Update) -> None:
         """Mirror the service's state on the screen."""

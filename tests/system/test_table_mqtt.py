@@ -10,8 +10,6 @@ from pathlib import Path
 import aiomqtt
 
 from clock.timeline import MonotonicTimeline
-from firmware_bridge.host.mqtt_clock import MqttClock
-from firmware_bridge.venue.mqtt_session import parse_url
 from firmware_bridge.venue.topics import TableTopics
 from terminal_ui.table.app import TableApp, TableConfig
 from tests.helpers import Broker
@@ -19,13 +17,11 @@ from tests.helpers import Broker
 
 async def test_the_table_terminal_publishes_its_state(tmp_path: Path, mosquitto: Broker) -> None:
     url = mosquitto.url("/club/t3")
-    clock = MqttClock(parse_url(url), identifier="test-table-t3-clock")
     cfg = TableConfig(
         log=tmp_path / "t3.sqlite",
         players=("Ann", "Ben"),
-        device=clock,
+        clock=f"mqtt:{url}",
         timeline=MonotonicTimeline(),
-        publish_url=url,
     )
     app = TableApp(cfg)
     topic = TableTopics("club", "t3").state

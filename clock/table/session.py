@@ -1,0 +1,189 @@
+"""Bringing up one table: the one way ``rackclock serve``, ``rackclock table`` and
+``rackclock scorekeeper`` start a table.
+
+A :class:`TableSession` opens (or resumes) the table's log, opens its clock from
+the ``--clock`` spec, builds the :class:`~clock.table.service.TableService`, and,
+when started, runs the service, attaches the venue publisher when the clock is
+on a broker, and starts a game when the rule below says so.
+
+The clock spec: ``emulated`` (an :class:`~clock.device.emulated.EmulatedClock`
+set to the variant's time per player, driven by keys or ``press`` lines),
+``none``, or a transport's spec (``serial:PATH``, ``mqtt:URL``), opened by the
+``open_device`` the caller passes in: the transports live in
+``firmware_bridge``, above this package, which wires them in
+(:func:`firmware_bridge.host.devices.open_table`).
+
+**When a game starts (the one rule).** A new game starts when the log holds
+none yet, or when the caller asks for one (``new_game``) and the log's game is
+over. Otherwise the log's game goes on: a game in progress comes back
+neutralized with the time the table was down logged (the service's recovery),
+and a finished game is shown with its result (and its signatures, if they are
+still missing).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from clock.device.emulated import EmulatedClock
+from clock.device.interface import ClockDevice
+from clock.files import load_variant
+from clock.table.service import Ack, TableService
+from clock.timeline import MonotonicTimeline, Timeline
+from engine import GameState, Phase
+from engine.events import GameStarted
+
+__all__ = [
+    "DeviceOpener",
+    "Publisher",
+    "SessionError",
+    "TableSession",
+    "TableSpec",
+    "starts_a_game",
+]
+
+DeviceOpener = Callable[[str, Timeline, int], ClockDevice | None]
+"""Opens a transport's clock from its spec; None when no transport knows the spec.
+Raises ValueError for a spec it knows but cannot accept (a bad option)."""
+
+Publisher = Callable[[TableService, str], contextlib.AbstractAsyncContextManager[object]]
+"""Publishes a running table on the venue broker at the URL (an ``mqtt:`` clock's URL)."""
+
+ClockSpec = str
+"""``emulated``, ``none``, ``serial:PATH[,options]`` or ``mqtt:URL``."""
+
+
+class SessionError(ValueError):
+    """The table cannot be brought up as asked (an unknown or bad clock spec)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableSpec:
+    """What a table is asked to be."""
+
+    log: Path
+    """The table's SQLite event log (created if new, resumed if not)."""
+    variant: str
+    """The rule variant of a new game: a bundled name or a TOML file."""
+    players: tuple[str, str] = ("Player 1", "Player 2")
+    """The players of a new game, left then right."""
+    first: int = 0
+    """Who starts a new game."""
+    mode: Literal["board", "scoresheet"] | None = None
+    """Overrides the variant's mode for a new game."""
+    clock: ClockSpec = "emulated"
+    """Which clock the table runs on."""
+    authority: Literal["host", "device"] = "host"
+    """Whose times rule: the service's (host) or the device's at each press."""
+    drift_ms: int = 250
+    """Device-authoritative: a gap beyond this between the two is a ruling."""
+    heartbeat_ms: int = 200
+    """How often the service writes its liveness sidecar (0: never)."""
+    new_game: bool = False
+    """Start a new game after the log's finished one."""
+
+
+def starts_a_game(state: GameState, *, new_game: bool) -> bool:
+    """The one rule for when a table starts a game (see the module's docstring)."""
+    if state.phase is Phase.NOT_STARTED:
+        return True
+    return new_game and state.phase is Phase.OVER
+
+
+class TableSession:
+    """One table: its log, its clock, its service and, on a broker, its publisher.
+
+    Use ``async with TableSession(spec, ...) as session``, or :meth:`start` and
+    :meth:`stop`. Listeners added to :attr:`service` before :meth:`start` see
+    every commit from the game's start on.
+
+    Raises:
+        SessionError: The clock spec names no clock, or a bad one.
+        engine.errors.EngineError: The variant cannot be loaded.
+    """
+
+    def __init__(
+        self,
+        spec: TableSpec,
+        *,
+        timeline: Timeline | None = None,
+        open_device: DeviceOpener | None = None,
+        publish: Publisher | None = None,
+    ) -> None:
+        self.spec = spec
+        """What the table was asked to be."""
+        self.timeline: Timeline = timeline or MonotonicTimeline()
+        """The table's time."""
+        initial_ms = load_variant(spec.variant).initial_ms
+        self.emulated: EmulatedClock | None = None
+        """The emulated clock, when the table runs on one (its buttons are keys)."""
+        device: ClockDevice | None = None
+        if spec.clock == "emulated":
+            self.emulated = EmulatedClock(
+                self.timeline, initial_ms=initial_ms, report_times=spec.authority == "device"
+            )
+            device = self.emulated
+        elif spec.clock != "none":
+            try:
+                device = open_device(spec.clock, self.timeline, initial_ms) if open_device else None
+            except ValueError as exc:
+                raise SessionError(f"cannot open clock {spec.clock!r}: {exc}") from None
+            if device is None:
+                raise SessionError(
+                    f"cannot open clock {spec.clock!r} (emulated, none, serial:PATH or mqtt:URL)"
+                )
+        self.service = TableService(
+            spec.log,
+            timeline=self.timeline,
+            device=device,
+            authority=spec.authority,
+            drift_threshold_ms=spec.drift_ms,
+            heartbeat_ms=spec.heartbeat_ms,
+        )
+        """The table's clock service."""
+        self.started: Ack | None = None
+        """The answer to the game start, when this session started a game."""
+        self._publish = publish if spec.clock.startswith("mqtt:") else None
+        self._attached = contextlib.AsyncExitStack()
+
+    async def __aenter__(self) -> TableSession:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    async def start(self) -> None:
+        """:meth:`open`, then :meth:`begin`."""
+        await self.open()
+        await self.begin()
+
+    async def open(self) -> None:
+        """Run the service (replaying the log, recovering from a crash) and attach the
+        publisher."""
+        await self.service.start()
+        if self._publish is not None:
+            # The table's state and director commands on the same broker as its clock.
+            url = self.spec.clock.removeprefix("mqtt:")
+            await self._attached.enter_async_context(self._publish(self.service, url))
+
+    async def begin(self) -> None:
+        """Start a game when :func:`starts_a_game` says so (:attr:`started` answers it)."""
+        if starts_a_game(self.service.state, new_game=self.spec.new_game):
+            spec = self.spec
+            self.started = await self.service.submit(
+                GameStarted(
+                    variant=spec.variant, players=spec.players, first=spec.first, mode=spec.mode
+                )
+            )
+
+    async def stop(self) -> None:
+        """Detach the publisher, finish queued commands, stop the service."""
+        try:
+            await self._attached.aclose()
+        finally:
+            await self.service.stop()
