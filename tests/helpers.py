@@ -29,7 +29,9 @@ from firmware_bridge.venue.broker import (
     free_port,
     wait_port,
 )
-from terminal_ui.table.app import CommandInput, TableApp, TableConfig
+from terminal_ui.shared.command_input import CommandInput
+from terminal_ui.table.app import TableApp
+from terminal_ui.table.config import TableConfig
 
 __all__ = [
     "BAD",

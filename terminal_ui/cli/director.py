@@ -72,7 +72,8 @@ def log_files(paths: list[Path]) -> list[Path]:
 
 def run(args: argparse.Namespace) -> int:
     """Open the console."""
-    from terminal_ui.director.app import DirectorApp, DirectorConfig
+    from terminal_ui.director.app import DirectorApp
+    from terminal_ui.director.config import DirectorConfig
 
     logs: list[Path] = []
     if args.log:

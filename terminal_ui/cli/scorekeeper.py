@@ -44,7 +44,8 @@ def run(args: argparse.Namespace) -> int:
     """Open the scorekeeper's screen."""
     from clock.files import load_variant
     from engine.errors import EngineError
-    from terminal_ui.scorekeeper.app import ScorekeeperApp, ScorekeeperConfig, default_log_path
+    from terminal_ui.scorekeeper.app import ScorekeeperApp
+    from terminal_ui.scorekeeper.config import ScorekeeperConfig, default_log_path
 
     try:
         load_variant(args.variant)  # a bad variant is refused before the screen opens

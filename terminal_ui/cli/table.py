@@ -42,7 +42,8 @@ def run(args: argparse.Namespace) -> int:
     """Open the table terminal."""
     from clock.files import load_variant, load_word_list
     from engine.errors import EngineError
-    from terminal_ui.table.app import TableApp, TableConfig, default_log_path
+    from terminal_ui.table.app import TableApp
+    from terminal_ui.table.config import TableConfig, default_log_path
 
     try:
         load_variant(args.variant)  # a bad variant is refused before the screen opens

@@ -17,7 +17,6 @@ import argparse
 import asyncio
 import contextlib
 import logging
-import os
 import signal
 import socket
 import sys
@@ -58,12 +57,6 @@ def register(sub: Any) -> None:
     cmd.set_defaults(handler=run)
 
 
-def default_data_dir() -> Path:
-    """``$XDG_DATA_HOME/rackclock/venue``."""
-    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    return base / "rackclock" / "venue"
-
-
 def lan_address() -> str:
     """This machine's address on the network it would reach others through."""
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
@@ -101,10 +94,11 @@ def run(args: argparse.Namespace) -> int:
     """Start the broker (unless given one), print how to connect, archive until ctrl+c."""
     from firmware_bridge.venue.broker import BrokerConfig, Mosquitto, MosquittoError
     from firmware_bridge.venue.mqtt_session import parse_url
+    from terminal_ui.shared.datadir import data_dir
 
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     out = sys.stdout
-    data: Path = (args.data or default_data_dir()).resolve()
+    data: Path = (args.data or data_dir("venue")).resolve()
     data.mkdir(parents=True, exist_ok=True)
     broker: Mosquitto | None = None
     if args.broker:

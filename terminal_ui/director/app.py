@@ -31,10 +31,10 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
-from rich.markup import escape
 from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
+from textual.markup import escape
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Footer, Header, Static
 
@@ -52,40 +52,18 @@ from terminal_ui.director.exports import (
     export_results,
     finished_games,
 )
-from terminal_ui.director.rows import DRIFT_RULE, Flag, Row, snapshot_row, sort_rows, summarize
-from terminal_ui.director.rulings import RulingKind, parse_time_ms
+from terminal_ui.director.rows import Row, snapshot_row, sort_rows
+from terminal_ui.director.rulings import RulingKind
 from terminal_ui.director.screens.export import ExportScreen
 from terminal_ui.director.screens.ruling import RulingScreen
 from terminal_ui.director.screens.timeline import TimelineScreen
-from terminal_ui.director.tables import Table, file_row, split_games, unique_labels
-from terminal_ui.table.app import HIGH_CONTRAST
+from terminal_ui.director.tables import Table, file_row, unique_labels
+from terminal_ui.shared.theme import HIGH_CONTRAST
 
 if TYPE_CHECKING:  # imported when used: offline, the console needs no MQTT
     from firmware_bridge.venue.director_link import DirectorLink
 
-__all__ = [
-    "DRIFT_RULE",
-    "DirectorApp",
-    "DirectorConfig",
-    "ExportReport",
-    "ExportScreen",
-    "Flag",
-    "KnownGame",
-    "Row",
-    "RulingScreen",
-    "Table",
-    "TimelineScreen",
-    "export_game",
-    "export_results",
-    "finished_games",
-    "parse_time_ms",
-    "sort_rows",
-    "split_games",
-    "summarize",
-]
-
-__test__ = {"parse_time_ms": parse_time_ms}
-"""Doctests of re-exported names, run by ``doctest.testmod`` on this module."""
+__all__ = ["DirectorApp"]
 
 
 _COLUMNS = (

@@ -28,8 +28,7 @@ empty rack; also ``end AEI BCD``), ``resign``.
 The pure parts import no Textual: the entry parser (:mod:`terminal_ui.scorekeeper.entry`),
 the turn order (:mod:`terminal_ui.scorekeeper.turn_book`) and the configuration
 (:mod:`terminal_ui.scorekeeper.config`); the panels' text and the widgets have
-modules of their own. This module is the app, and re-exports the names the
-command and the tests use.
+modules of their own. This module is the app.
 """
 
 from __future__ import annotations
@@ -66,45 +65,30 @@ from engine.events import (
 )
 from engine.rules.state import GameState, Phase
 from firmware_bridge.host.devices import open_table
-from terminal_ui.scorekeeper.config import ScorekeeperConfig, default_log_path
+from terminal_ui.scorekeeper.config import ScorekeeperConfig
 from terminal_ui.scorekeeper.entry import Entry, alias_command, describe_event, parse_entry
 from terminal_ui.scorekeeper.sheet_text import phase_line, ruling_text, sheet_lines, target_text
-from terminal_ui.scorekeeper.turn_book import AUTO_ZERO, SCORING_PHASES, TurnBook, TurnRef
-from terminal_ui.scorekeeper.widgets import EntryInput, ResultScreen, SheetClock
-from terminal_ui.table.app import HIGH_CONTRAST
+from terminal_ui.scorekeeper.turn_book import (
+    AUTO_ZERO,
+    SCORING_PHASES,
+    TurnBook,
+    TurnRef,
+    locked_out,
+    unscored_before_racks,
+)
+from terminal_ui.scorekeeper.widgets import ResultScreen, SheetClock
+from terminal_ui.shared.command_input import CommandInput
+from terminal_ui.shared.theme import HIGH_CONTRAST
 from terminal_ui.table.commands import CommandError, Preview, interpret
 
-__all__ = [
-    "Entry",
-    "ResultScreen",
-    "ScorekeeperApp",
-    "ScorekeeperConfig",
-    "SheetClock",
-    "TurnBook",
-    "TurnRef",
-    "default_log_path",
-    "parse_entry",
-]
+__all__ = ["ScorekeeperApp"]
 
 
 class ScorekeeperApp(App[int]):
     """The scorekeeper's screen."""
 
     TITLE = "rackclock scorekeeper"
-    CSS = """
-    #clocks { height: auto; }
-    #phase { height: 1; padding: 0 1; text-style: bold; background: $boost; }
-    #target { height: 1; padding: 0 1; }
-    #entry-row { height: 1; }
-    #prompt { width: auto; padding: 0 0 0 1; text-style: bold; color: $primary; }
-    #entry { border: none; height: 1; padding: 0 1; width: 1fr; background: $boost; }
-    #entry:focus { border: none; background-tint: $foreground 8%; }
-    #feedback { height: 2; padding: 0 1; }
-    #logs { height: 1fr; }
-    .sheet { width: 22; height: 1fr; border: round $panel; padding: 0 1; }
-    #rulings { width: 1fr; height: 1fr; border: round $panel; padding: 0 1; }
-    #keys { height: 2; padding: 0 1; color: $text-muted; }
-    """
+    CSS_PATH = "scorekeeper.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left_square_bracket,f1", "press(0)", "Left clock", priority=True),
         Binding("right_square_bracket,f2", "press(1)", "Right clock", priority=True),
@@ -144,8 +128,11 @@ class ScorekeeperApp(App[int]):
         yield Static(" ", id="target")
         with Horizontal(id="entry-row"):
             yield Label("score >", id="prompt")
-            yield EntryInput(
-                placeholder="q24 Enter · - pass · 2:b12 · hold, challenge...", id="entry"
+            # Tab scores the other player's turn, Esc goes back to the oldest unscored one.
+            yield CommandInput(
+                placeholder="q24 Enter · - pass · 2:b12 · hold, challenge...",
+                id="entry",
+                keys={"tab": "other_player", "escape": "auto_player"},
             )
         yield Static(" ", id="feedback")
         with Horizontal(id="logs"):
@@ -348,29 +335,19 @@ class ScorekeeperApp(App[int]):
             who = st.players[entry.player] if entry.player is not None else "anyone"
             self.say(f"no turn of {who} to score now", "red")
             return False
-        if target.kind == "locked" and entry.score and st.variant is not None:
-            rule = st.variant.source("cutoff")
-            self.say(
-                f"{st.players[target.player]}'s turn {target.index} came after -1:01: "
-                f"no more plays, it scores 0 ({rule})",
-                "red",
-            )
+        refusal = locked_out(st, target, entry)
+        if refusal is not None:
+            self.say(refusal, "red")
             return False
         self.submit(TurnScored(player=target.player, score=entry.score, first_letter=entry.letter))
         self.chosen = None
         return True
 
     def _may_end(self) -> bool:
-        pending = [r for r in self.book.pending(self.state) if r.kind == "play"]
-        if pending and self.state.phase is not Phase.END_RACKS:
-            first = pending[0]
-            self.say(
-                f"score every turn before the racks: {self.state.players[first.player]} "
-                f"turn {first.index} is not scored (TOR-1)",
-                "red",
-            )
-            return False
-        return True
+        refusal = unscored_before_racks(self.state, self.book)
+        if refusal is not None:
+            self.say(refusal, "red")
+        return refusal is None
 
     # --- actions -----------------------------------------------------------------------
     def action_press(self, side: int) -> None:

@@ -12,8 +12,16 @@ from engine.errors import Refusal
 from engine.events import Event, Exchanged, GameStarted, Passed
 from engine.rules.machine import apply
 from engine.rules.state import GameState, Phase
+from terminal_ui.scorekeeper.entry import Entry
 
-__all__ = ["AUTO_ZERO", "SCORING_PHASES", "TurnBook", "TurnRef"]
+__all__ = [
+    "AUTO_ZERO",
+    "SCORING_PHASES",
+    "TurnBook",
+    "TurnRef",
+    "locked_out",
+    "unscored_before_racks",
+]
 
 SCORING_PHASES = (
     Phase.PLAYING,
@@ -119,3 +127,27 @@ class TurnBook:
         if state.scored[p] == state.presses[p]:
             return TurnRef(p, state.presses[p] + 1, "in play")
         return None
+
+
+def locked_out(state: GameState, target: TurnRef, entry: Entry) -> str | None:
+    """Why ``entry`` cannot score ``target``: a turn after the no-more-plays cutoff
+    scores 0 (TOR-8); None when it can."""
+    if target.kind == "locked" and entry.score and state.variant is not None:
+        rule = state.variant.source("cutoff")
+        return (
+            f"{state.players[target.player]}'s turn {target.index} came after -1:01: "
+            f"no more plays, it scores 0 ({rule})"
+        )
+    return None
+
+
+def unscored_before_racks(state: GameState, book: TurnBook) -> str | None:
+    """Why the racks cannot be entered yet: every play must be scored first (TOR-1)."""
+    pending = [r for r in book.pending(state) if r.kind == "play"]
+    if pending and state.phase is not Phase.END_RACKS:
+        first = pending[0]
+        return (
+            f"score every turn before the racks: {state.players[first.player]} "
+            f"turn {first.index} is not scored (TOR-1)"
+        )
+    return None

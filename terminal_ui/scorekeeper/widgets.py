@@ -4,20 +4,19 @@ from __future__ import annotations
 
 from typing import ClassVar, Protocol, runtime_checkable
 
-from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.markup import escape
 from textual.screen import ModalScreen
-from textual.widgets import Digits, Input, Label, Static
+from textual.widgets import Digits, Label, Static
 
 from engine.clocktext import clock_text
 from engine.rules.procedures.common import penalty
 from engine.rules.state import GameState, Phase
 from terminal_ui.scorekeeper.sheet_text import result_lines
 
-__all__ = ["CLOCK_KEY_TEXT", "EntryInput", "GameView", "ResultScreen", "SheetClock"]
+__all__ = ["CLOCK_KEY_TEXT", "GameView", "ResultScreen", "SheetClock"]
 
 CLOCK_KEY_TEXT = ("\\[ / F1", "] / F2")
 """The players' clock keys, as markup."""
@@ -84,28 +83,6 @@ class SheetClock(Vertical):
         self.set_class(left < 0, "-overtime")
         self.set_class(locked, "-locked")
         self.set_class(bool(clock.neutral), "-neutral")
-
-
-class EntryInput(Input):
-    """The entry line. ``[`` and ``]`` are the players' clock keys even while typing
-    (a focused input takes printable keys before any binding sees them); Tab scores
-    the other player's turn, Esc goes back to the oldest unscored turn."""
-
-    CLOCK_KEYS: ClassVar[dict[str, int]] = {"[": 0, "]": 1}
-
-    async def _on_key(self, event: events.Key) -> None:
-        side = self.CLOCK_KEYS.get(event.character or "")
-        if side is not None:
-            event.stop()
-            event.prevent_default()
-            await self.app.run_action(f"press({side})")
-            return
-        if event.key in ("tab", "escape"):
-            event.stop()
-            event.prevent_default()
-            await self.app.run_action("other_player" if event.key == "tab" else "auto_player")
-            return
-        await super()._on_key(event)
 
 
 class ResultScreen(ModalScreen[None]):

@@ -7,10 +7,9 @@ at the moment of drawing, never counted up by the widget.
 
 from __future__ import annotations
 
-from rich.markup import escape
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.reactive import reactive
+from textual.markup import escape
 from textual.widgets import Digits, Static
 
 from engine.clocktext import clock_text
@@ -35,9 +34,6 @@ class PlayerClock(Vertical):
     PlayerClock Digits { width: auto; }
     PlayerClock .status { color: $text-muted; }
     """
-
-    name_text: reactive[str] = reactive("")
-    score: reactive[int] = reactive(0)
 
     def compose(self) -> ComposeResult:
         yield Static("", classes="name")

@@ -13,216 +13,38 @@ F3 shows the board, F4 switches to the high-contrast theme, ctrl+q quits.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import ClassVar, Literal
+from typing import ClassVar
 
-from rich.markup import escape
-from textual import events, on, work
+from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.css.query import NoMatches
-from textual.screen import ModalScreen
-from textual.theme import Theme
-from textual.widgets import Footer, Header, Input, Label, SelectionList, Static
+from textual.markup import escape
+from textual.widgets import Footer, Header, Input, Static
 
 from clock.device.emulated import EmulatedClock
 from clock.table.service import Ack, TableService, Update
 from clock.table.session import SessionError, TableSpec
-from clock.timeline import MonotonicTimeline, Timeline
 from engine.errors import EngineError
 from engine.events import Adjudicated, Challenged, Event, Signed
-from engine.play.lexicon import Verdict, WordList
 from engine.rules.procedures.common import penalty
 from engine.rules.state import GameState, Phase
 from firmware_bridge.host.devices import open_table
-from terminal_ui.shared.datadir import new_log_path
+from terminal_ui.shared.command_input import CommandInput
+from terminal_ui.shared.theme import HIGH_CONTRAST, STYLESHEET
 from terminal_ui.shared.widgets import BoardView, PlayerClock, history_lines, ruling_lines
 from terminal_ui.table.commands import CommandError, Preview, interpret
+from terminal_ui.table.config import TableConfig
+from terminal_ui.table.screens import AdjudicationScreen, ChallengeScreen, SummaryScreen
 
-__all__ = ["HIGH_CONTRAST", "TableApp", "TableConfig", "default_log_path"]
-
-HIGH_CONTRAST = Theme(
-    name="rackclock-high-contrast",
-    primary="#FFFF00",
-    secondary="#00FFFF",
-    accent="#FFFFFF",
-    foreground="#FFFFFF",
-    background="#000000",
-    surface="#000000",
-    panel="#FFFFFF",
-    success="#00FF00",
-    warning="#FFFF00",
-    error="#FF3030",
-    dark=True,
-)
-
-
-def default_log_path() -> Path:
-    """A new table's log under the user's data directory."""
-    return new_log_path("table")
-
-
-@dataclass
-class TableConfig:
-    """How the table terminal was started."""
-
-    log: Path
-    variant: str = "nzasp"
-    players: tuple[str, str] = ("Player 1", "Player 2")
-    first: int = 0
-    mode: Literal["board", "scoresheet"] | None = None
-    clock: str = "emulated"
-    """The clock: ``emulated`` (driven by the keys), ``serial:PATH`` or ``mqtt:URL``
-    (a clock on a venue broker: the table is then published there too, so the
-    director and the hub see it)."""
-    words: WordList | None = None
-    """A word list for self-adjudication; None means an adjudicator rules."""
-    high_contrast: bool = False
-    timeline: Timeline = field(default_factory=MonotonicTimeline)
-    """Table time; tests pass a :class:`clock.timeline.FakeTimeline`."""
-
-
-class CommandInput(Input):
-    """The command line. ``[`` and ``]`` are the players' clock keys even while typing:
-    a focused input takes printable keys before any binding sees them."""
-
-    CLOCK_KEYS: ClassVar[dict[str, int]] = {"[": 0, "]": 1}
-
-    async def _on_key(self, event: events.Key) -> None:
-        side = self.CLOCK_KEYS.get(event.character or "")
-        if side is not None:
-            event.stop()
-            event.prevent_default()
-            await self.app.run_action(f"press({side})")
-            return
-        await super()._on_key(event)
-
-
-class ChallengeScreen(ModalScreen[tuple[str, ...] | None]):
-    """Pick the words to challenge: one challenge covers all of them (NZASP 6.12.2.2)."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss(None)", "Cancel")]
-
-    def __init__(self, words: tuple[str, ...]) -> None:
-        super().__init__()
-        self.words = words
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="dialog"):
-            yield Label("Challenge: pick the words (space), then Enter. Esc cancels.")
-            yield SelectionList[str](*[(w, w, True) for w in self.words], id="words")
-
-    def on_key(self, event: object) -> None:
-        key = getattr(event, "key", "")
-        if key == "enter":
-            chosen = tuple(self.query_one(SelectionList).selected)
-            self.dismiss(chosen or None)
-
-
-class AdjudicationScreen(ModalScreen[bool | None]):
-    """Both players see the words typed; the verdict covers the whole play only."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("j", "judge", "Judge (word list)"),
-        Binding("v", "verdict(True)", "Acceptable"),
-        Binding("i", "verdict(False)", "Unacceptable"),
-        Binding("enter", "record", "Record the verdict"),
-        Binding("escape", "dismiss(None)", "Close"),
-    ]
-
-    def __init__(self, words: tuple[str, ...], judge: WordList | None) -> None:
-        super().__init__()
-        self.words = words
-        self.judge = judge
-        self.judged: bool | None = None
-        """The word list's verdict, shown to both players until Enter records it."""
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="dialog"):
-            yield Label("[b]Challenge[/b] - both players check the words typed:")
-            yield Static("  ".join(escape(w) for w in self.words), id="challenged")
-            if self.judge is not None:
-                yield Label(f"Word list: {escape(self.judge.name)}. Press j to judge the play.")
-            else:
-                yield Label("No word list: the adjudicator rules, v acceptable / i unacceptable.")
-            yield Static("", id="verdict")
-
-    def action_judge(self) -> None:
-        if self.judge is None:
-            self.query_one("#verdict", Static).update("no word list loaded: press v or i")
-            return
-        verdict = self.judge.judge(self.words)
-        ok = verdict is Verdict.ACCEPTABLE
-        # Never say which word failed (NZASP 6.15.2): the verdict covers the play.
-        self.judged = ok
-        self.query_one("#verdict", Static).update(
-            f"[b]THE PLAY IS {verdict.value.upper()}[/b]   (Enter records the verdict)"
-        )
-
-    def action_record(self) -> None:
-        if self.judged is not None:
-            self.dismiss(self.judged)
-
-    def action_verdict(self, ok: bool) -> None:
-        self.dismiss(ok)
-
-
-class SummaryScreen(ModalScreen[None]):
-    """The end of the game: both players confirm the result with their clock key."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left_square_bracket,f1", "sign(0)", "Left player signs", priority=True),
-        Binding("right_square_bracket,f2", "sign(1)", "Right player signs", priority=True),
-        Binding("escape", "dismiss(None)", "Close"),
-    ]
-
-    def __init__(self, state: GameState) -> None:
-        super().__init__()
-        self.state = state
-
-    def compose(self) -> ComposeResult:
-        st = self.state
-        res = st.result
-        with Vertical(id="dialog"):
-            yield Label("[b]Game over[/b]")
-            if res is not None:
-                who = "a tie" if res.winner is None else f"{escape(st.players[res.winner])} wins"
-                yield Label(
-                    f"{escape(st.players[0])} {res.scores[0]} - {res.scores[1]} "
-                    f"{escape(st.players[1])}: {who}, spread {res.spread} ({res.reason})"
-                )
-                yield Label(
-                    f"time penalties {res.penalties[0]} / {res.penalties[1]}; "
-                    f"racks {res.rack_adjustments[0]:+d} / {res.rack_adjustments[1]:+d}"
-                )
-            yield Label("Each player confirms with their clock key ([ left, ] right).")
-            yield Static(self._signed_text(st), id="signed")
-
-    @staticmethod
-    def _signed_text(st: GameState) -> str:
-        marks = [
-            f"{escape(st.players[i])}: {'signed' if st.signed[i] else 'not yet'}" for i in (0, 1)
-        ]
-        return "   ".join(marks)
-
-    def action_sign(self, player: int) -> None:
-        app = self.app
-        assert isinstance(app, TableApp)
-        app.submit(Signed(player=player))
-
-    def refresh_state(self, st: GameState) -> None:
-        """Show who has signed (before the screen is composed, compose shows it)."""
-        self.state = st
-        for signed in self.query("#signed").results(Static):
-            signed.update(self._signed_text(st))
+__all__ = ["TableApp"]
 
 
 class TableApp(App[int]):
     """The table terminal."""
 
-    CSS_PATH = "../shared/rackclock.tcss"
+    CSS_PATH = STYLESHEET
     TITLE = "rackclock"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left_square_bracket,f1", "press(0)", "Left clock", priority=True),
@@ -369,7 +191,7 @@ class TableApp(App[int]):
             )
         if st.phase is Phase.OVER and not all(st.signed):
             if self._summary is None:
-                self._summary = SummaryScreen(st)
+                self._summary = SummaryScreen(st, lambda p: self.submit(Signed(player=p)))
                 self.push_screen(self._summary)
             else:
                 self._summary.refresh_state(st)

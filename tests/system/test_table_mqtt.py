@@ -11,7 +11,8 @@ import aiomqtt
 
 from clock.timeline import MonotonicTimeline
 from firmware_bridge.venue.topics import TableTopics
-from terminal_ui.table.app import TableApp, TableConfig
+from terminal_ui.table.app import TableApp
+from terminal_ui.table.config import TableConfig
 from tests.helpers import Broker
 
 

@@ -49,16 +49,14 @@ from firmware_bridge.venue.publisher import TablePublisher
 from firmware_bridge.venue.topics import TableTopics
 from terminal_ui.cli import main
 from terminal_ui.cli.director import log_files
-from terminal_ui.director.app import (
-    DirectorApp,
-    DirectorConfig,
-    ExportScreen,
-    Flag,
-    RulingScreen,
-    TimelineScreen,
-    parse_time_ms,
-    split_games,
-)
+from terminal_ui.director.app import DirectorApp
+from terminal_ui.director.config import DirectorConfig
+from terminal_ui.director.rows import Flag
+from terminal_ui.director.rulings import parse_time_ms
+from terminal_ui.director.screens.export import ExportScreen
+from terminal_ui.director.screens.ruling import RulingScreen
+from terminal_ui.director.screens.timeline import TimelineScreen
+from terminal_ui.director.tables import split_games
 from tests.helpers import Broker, until
 
 SIZE = (150, 45)
@@ -434,9 +432,9 @@ def test_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
 def test_doctests() -> None:
     import doctest
 
-    from terminal_ui.director import app as director_app
+    from terminal_ui.director import rulings
 
-    assert doctest.testmod(director_app).failed == 0
+    assert doctest.testmod(rulings).failed == 0
 
 
 def test_split_games_of_a_log_with_two_games() -> None:

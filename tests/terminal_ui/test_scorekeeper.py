@@ -20,14 +20,10 @@ from clock.timeline import FakeTimeline
 from engine.events import TurnScored
 from engine.rules.state import GameState, Phase
 from terminal_ui.cli import build_parser
-from terminal_ui.scorekeeper.app import (
-    Entry,
-    ResultScreen,
-    ScorekeeperApp,
-    ScorekeeperConfig,
-    SheetClock,
-    parse_entry,
-)
+from terminal_ui.scorekeeper.app import ScorekeeperApp
+from terminal_ui.scorekeeper.config import ScorekeeperConfig
+from terminal_ui.scorekeeper.entry import Entry, parse_entry
+from terminal_ui.scorekeeper.widgets import ResultScreen, SheetClock
 from tests.helpers import until
 
 SIZE = (80, 24)

@@ -21,15 +21,11 @@ from clock.timeline import FakeTimeline
 from engine.events import Signed
 from engine.play.lexicon import WordList
 from engine.rules.state import Phase
+from terminal_ui.shared.command_input import CommandInput
+from terminal_ui.shared.theme import HIGH_CONTRAST
 from terminal_ui.shared.widgets import BoardView, PlayerClock
-from terminal_ui.table.app import (
-    HIGH_CONTRAST,
-    AdjudicationScreen,
-    ChallengeScreen,
-    CommandInput,
-    SummaryScreen,
-    TableApp,
-)
+from terminal_ui.table.app import TableApp
+from terminal_ui.table.screens import AdjudicationScreen, ChallengeScreen, SummaryScreen
 from tests.helpers import (
     command,
     config,

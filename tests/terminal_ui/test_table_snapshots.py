@@ -16,7 +16,9 @@ from textual.pilot import Pilot
 from clock.timeline import FakeTimeline
 from engine.play.lexicon import WordList
 from engine.rules.state import Phase
-from terminal_ui.table.app import AdjudicationScreen, ChallengeScreen, CommandInput, TableApp
+from terminal_ui.shared.command_input import CommandInput
+from terminal_ui.table.app import TableApp
+from terminal_ui.table.screens import AdjudicationScreen, ChallengeScreen
 from tests.helpers import command, config, game, owed, play, started, text_of, until
 
 SnapCompare = Callable[..., bool]

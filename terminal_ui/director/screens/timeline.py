@@ -9,10 +9,10 @@ from __future__ import annotations
 import time
 from typing import ClassVar, Protocol, runtime_checkable
 
-from rich.markup import escape
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.markup import escape
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 

@@ -1,0 +1,38 @@
+"""How the table terminal was started, and where a new game is logged."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from clock.timeline import MonotonicTimeline, Timeline
+from engine.play.lexicon import WordList
+from terminal_ui.shared.datadir import new_log_path
+
+__all__ = ["TableConfig", "default_log_path"]
+
+
+def default_log_path() -> Path:
+    """A new table's log under the user's data directory."""
+    return new_log_path("table")
+
+
+@dataclass
+class TableConfig:
+    """How the table terminal was started."""
+
+    log: Path
+    variant: str = "nzasp"
+    players: tuple[str, str] = ("Player 1", "Player 2")
+    first: int = 0
+    mode: Literal["board", "scoresheet"] | None = None
+    clock: str = "emulated"
+    """The clock: ``emulated`` (driven by the keys), ``serial:PATH`` or ``mqtt:URL``
+    (a clock on a venue broker: the table is then published there too, so the
+    director and the hub see it)."""
+    words: WordList | None = None
+    """A word list for self-adjudication; None means an adjudicator rules."""
+    high_contrast: bool = False
+    timeline: Timeline = field(default_factory=MonotonicTimeline)
+    """Table time; tests pass a :class:`clock.timeline.FakeTimeline`."""

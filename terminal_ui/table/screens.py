@@ -1,0 +1,138 @@
+"""The table terminal's dialogs: picking the words to challenge, the adjudication both
+players watch, and the end of the game with the players' signatures."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.markup import escape
+from textual.screen import ModalScreen
+from textual.widgets import Label, SelectionList, Static
+
+from engine.play.lexicon import Verdict, WordList
+from engine.rules.state import GameState
+
+__all__ = ["AdjudicationScreen", "ChallengeScreen", "SummaryScreen"]
+
+
+class ChallengeScreen(ModalScreen[tuple[str, ...] | None]):
+    """Pick the words to challenge: one challenge covers all of them (NZASP 6.12.2.2)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss(None)", "Cancel")]
+
+    def __init__(self, words: tuple[str, ...]) -> None:
+        super().__init__()
+        self.words = words
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Label("Challenge: pick the words (space), then Enter. Esc cancels.")
+            yield SelectionList[str](*[(w, w, True) for w in self.words], id="words")
+
+    def on_key(self, event: object) -> None:
+        key = getattr(event, "key", "")
+        if key == "enter":
+            chosen = tuple(self.query_one(SelectionList).selected)
+            self.dismiss(chosen or None)
+
+
+class AdjudicationScreen(ModalScreen[bool | None]):
+    """Both players see the words typed; the verdict covers the whole play only."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("j", "judge", "Judge (word list)"),
+        Binding("v", "verdict(True)", "Acceptable"),
+        Binding("i", "verdict(False)", "Unacceptable"),
+        Binding("enter", "record", "Record the verdict"),
+        Binding("escape", "dismiss(None)", "Close"),
+    ]
+
+    def __init__(self, words: tuple[str, ...], judge: WordList | None) -> None:
+        super().__init__()
+        self.words = words
+        self.judge = judge
+        self.judged: bool | None = None
+        """The word list's verdict, shown to both players until Enter records it."""
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Label("[b]Challenge[/b] - both players check the words typed:")
+            yield Static("  ".join(escape(w) for w in self.words), id="challenged")
+            if self.judge is not None:
+                yield Label(f"Word list: {escape(self.judge.name)}. Press j to judge the play.")
+            else:
+                yield Label("No word list: the adjudicator rules, v acceptable / i unacceptable.")
+            yield Static("", id="verdict")
+
+    def action_judge(self) -> None:
+        if self.judge is None:
+            self.query_one("#verdict", Static).update("no word list loaded: press v or i")
+            return
+        verdict = self.judge.judge(self.words)
+        ok = verdict is Verdict.ACCEPTABLE
+        # Never say which word failed (NZASP 6.15.2): the verdict covers the play.
+        self.judged = ok
+        self.query_one("#verdict", Static).update(
+            f"[b]THE PLAY IS {verdict.value.upper()}[/b]   (Enter records the verdict)"
+        )
+
+    def action_record(self) -> None:
+        if self.judged is not None:
+            self.dismiss(self.judged)
+
+    def action_verdict(self, ok: bool) -> None:
+        self.dismiss(ok)
+
+
+class SummaryScreen(ModalScreen[None]):
+    """The end of the game: both players confirm the result with their clock key."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left_square_bracket,f1", "sign(0)", "Left player signs", priority=True),
+        Binding("right_square_bracket,f2", "sign(1)", "Right player signs", priority=True),
+        Binding("escape", "dismiss(None)", "Close"),
+    ]
+
+    def __init__(self, state: GameState, sign: Callable[[int], None]) -> None:
+        super().__init__()
+        self.state = state
+        self.sign = sign
+        """Records a player's signature (the app submits it to the table)."""
+
+    def compose(self) -> ComposeResult:
+        st = self.state
+        res = st.result
+        with Vertical(id="dialog"):
+            yield Label("[b]Game over[/b]")
+            if res is not None:
+                who = "a tie" if res.winner is None else f"{escape(st.players[res.winner])} wins"
+                yield Label(
+                    f"{escape(st.players[0])} {res.scores[0]} - {res.scores[1]} "
+                    f"{escape(st.players[1])}: {who}, spread {res.spread} ({res.reason})"
+                )
+                yield Label(
+                    f"time penalties {res.penalties[0]} / {res.penalties[1]}; "
+                    f"racks {res.rack_adjustments[0]:+d} / {res.rack_adjustments[1]:+d}"
+                )
+            yield Label("Each player confirms with their clock key ([ left, ] right).")
+            yield Static(self._signed_text(st), id="signed")
+
+    @staticmethod
+    def _signed_text(st: GameState) -> str:
+        marks = [
+            f"{escape(st.players[i])}: {'signed' if st.signed[i] else 'not yet'}" for i in (0, 1)
+        ]
+        return "   ".join(marks)
+
+    def action_sign(self, player: int) -> None:
+        self.sign(player)
+
+    def refresh_state(self, st: GameState) -> None:
+        """Show who has signed (before the screen is composed, compose shows it)."""
+        self.state = st
+        for signed in self.query("#signed").results(Static):
+            signed.update(self._signed_text(st))
