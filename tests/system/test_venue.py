@@ -133,7 +133,8 @@ async def test_venue_runs_the_broker_and_archives_a_table(tmp_path: Path) -> Non
         state, _ = replay(events)
         assert state.result is not None
         assert state.result.winner == 0
-        assert hub_out.has("archived club/t1: 2 events")
+        # the hub says so once the file is in place: wait for its line
+        await wait_for(lambda: hub_out.has("archived club/t1: 2 events"), "the archive's line")
         assert table_out.has('"type": "Resigned"')
         # ctrl+c: the table first (its terminal says offline), then the hub
         assert await stop(table) in (0, 130)
