@@ -14,6 +14,7 @@ import msgspec
 
 __all__ = [
     "Accepted",
+    "Actor",
     "Adjudicated",
     "Adjusted",
     "BlankDemanded",
@@ -34,6 +35,7 @@ __all__ = [
     "Overdrawn",
     "Passed",
     "Resigned",
+    "ResultDeclared",
     "Resumed",
     "ScoreDisputed",
     "ScoreRecorded",
@@ -44,14 +46,25 @@ __all__ = [
     "TilesPlaced",
     "TimeChecked",
     "TurnScored",
+    "VerdictAppealed",
     "decode_event",
     "encode_event",
 ]
 
 
+Actor = Literal["player0", "player1", "players", "scorekeeper", "director", "device", "service"]
+"""Who made an event: one player (``player0``, ``player1``), both players together at
+the table's shared terminal (``players``: the end racks, a verdict from the word
+judge), the non-playing scorekeeper, the director (or a referee), the clock device,
+or the table service itself (a restart, a deadline)."""
+
+
 class _Base(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", omit_defaults=True):
     t: int | None = None
     """Milliseconds on the table's monotonic timeline; None = same as the previous event."""
+    actor: Actor | None = None
+    """Who made it. The engine refuses an event from someone who may not make it; None
+    (logs written before actors were recorded) is not checked."""
 
 
 class GameStarted(_Base, tag="game_started", frozen=True, kw_only=True):
@@ -141,10 +154,15 @@ class Passed(_Base, tag="passed", frozen=True, kw_only=True):
 
 
 class Overdrawn(_Base, tag="overdrawn", frozen=True, kw_only=True):
-    """A player is found (or declares) to hold ``extra`` tiles too many."""
+    """A player is found (or declares) to hold ``extra`` tiles too many.
+
+    ``on_rack``: found on the rack (more tiles than a rack holds), where the opponent
+    looks at the rack and chooses the tiles to return (NZASP 6.1.3.4); otherwise found
+    while drawing, where the variant's overdraw procedure applies."""
 
     player: int
     extra: int
+    on_rack: bool = False
 
 
 class OverdrawResolved(_Base, tag="overdraw_resolved", frozen=True, kw_only=True):
@@ -228,12 +246,14 @@ class Resigned(_Base, tag="resigned", frozen=True, kw_only=True):
 
 
 class Forfeited(_Base, tag="forfeited", frozen=True, kw_only=True):
-    """A player forfeits (absent, late, or declared by the director)."""
+    """A player forfeits (absent, late, or declared by the director). ``both``: neither
+    player came (both score 0, nobody wins)."""
 
     player: int
     reason: str = "forfeit"
     by: str = "director"
     lateness: bool = False
+    both: bool = False
 
 
 class Bye(_Base, tag="bye", frozen=True, kw_only=True):
@@ -246,6 +266,24 @@ class Signed(_Base, tag="signed", frozen=True, kw_only=True):
     """A player confirms the final result: the digital signature on the score sheet."""
 
     player: int
+
+
+class ResultDeclared(_Base, tag="result_declared", frozen=True, kw_only=True):
+    """The director ends the game with a stated result (a dispute nothing else settles,
+    a game that cannot go on, a recount halted): the scores as they stand, or as stated."""
+
+    by: str
+    scores: tuple[int, int] | None = None
+    reason: str = ""
+
+
+class VerdictAppealed(_Base, tag="verdict_appealed", frozen=True, kw_only=True):
+    """The referee's decision on an appeal against the last challenge's verdict (once only):
+    ``acceptable`` is the play's verdict now; a reversal puts the tiles back or takes
+    them off and scores again."""
+
+    acceptable: bool
+    by: str = "referee"
 
 
 class Adjusted(_Base, tag="adjusted", frozen=True, kw_only=True):
@@ -298,6 +336,8 @@ Event = (
     | Forfeited
     | Bye
     | Adjusted
+    | ResultDeclared
+    | VerdictAppealed
     | Signed
     | ServiceRestarted
     | TimeChecked

@@ -48,6 +48,7 @@ from clock.log.heartbeat import boot_id, read_alive, write_alive
 from clock.timeline import MonotonicTimeline, Timeline
 from engine import GameState, Phase, Refusal, Rejected, apply, next_deadline, replay
 from engine.events import (
+    Actor,
     ClockPressed,
     Event,
     GameStarted,
@@ -56,6 +57,7 @@ from engine.events import (
     ServiceRestarted,
     TimeChecked,
 )
+from engine.rules.authority import actor_at_table
 
 __all__ = ["Ack", "Status", "Subscription", "TableService", "Update"]
 
@@ -156,6 +158,15 @@ class Subscription:
 
 
 _Item = tuple[int, Event, str, "asyncio.Future[Ack] | None"]
+
+_ROLES: dict[str, Actor] = {
+    "device": "device",
+    "deadline": "service",
+    "service": "service",
+    "scorekeeper": "scorekeeper",
+    "director": "director",
+}
+"""Sources whose commands are made by one role; others are the players' table terminal."""
 
 # The pause button toggles. Whether it neutralizes or resumes is decided when it
 # is committed, not when it arrives, so two quick presses pause and resume.
@@ -278,7 +289,7 @@ class TableService:
             now = anchor
         if self.state.phase in _LIVE and self.state.variant is not None:
             gap = max(0, now - anchor)
-            event = ServiceRestarted(t=max(anchor, self.state.t), gap_ms=gap)
+            event = ServiceRestarted(t=max(anchor, self.state.t), gap_ms=gap, actor="service")
             self.state = apply(self.state, event)
             seq = self._log.append(event)
             log.warning("table resumed after %d ms down; logged as seq %d", gap, seq)
@@ -331,7 +342,9 @@ class TableService:
         t, event, source, fut = item
         if event is _PAUSE and self.state.clock.neutral:
             event = Resumed(by="clock")
-        stamped = replace(event, t=max(t, self.state.t))
+        stamped = replace(
+            event, t=max(t, self.state.t), actor=event.actor or self._actor(event, source)
+        )
         if isinstance(stamped, GameStarted):
             register_variant_files((stamped,))
         try:
@@ -356,6 +369,12 @@ class TableService:
         self._publish(Update(new, self.status, seq, stamped, before=before))
         self._device_dirty.set()
         self._reschedule()
+
+    def _actor(self, event: Event, source: str) -> Actor:
+        """Who made a command that does not say: its source decides; a command typed
+        at the players' table terminal is made for the player it names."""
+        role = _ROLES.get(source)
+        return role if role is not None else actor_at_table(event, self.state)
 
     def _publish(self, update: Update) -> None:
         for sub in list(self._subs):

@@ -30,23 +30,30 @@ from engine.events import (
     GameStarted,
     Neutralized,
     Resigned,
+    ResultDeclared,
     Resumed,
     ServiceRestarted,
     Signed,
     TimeChecked,
     TurnScored,
+    VerdictAppealed,
 )
-from engine.rules.procedures import challenge, clockrules, dispute, draw, ending, turn
+from engine.rules.authority import check_authority
+from engine.rules.procedures import challenge, clockrules, dispute, draw, ending, overdraw, turn
 from engine.rules.procedures.common import LOG_RULE, rule
 from engine.rules.procedures.deadline import advance, next_deadline
 from engine.rules.state import GameState, Phase
 
 __all__ = ["advance", "apply", "next_deadline"]
 
+_KEEP_VERDICT = (Neutralized, Resumed, TimeChecked, ServiceRestarted, Adjusted, VerdictAppealed)
+"""Events that leave a verdict open to appeal (calling the referee stops the clock)."""
+
 _HANDLERS: dict[type, Callable[[GameState, Any, int], GameState]] = {
     **turn.HANDLERS,
     **challenge.HANDLERS,
     **draw.HANDLERS,
+    **overdraw.HANDLERS,
     **dispute.HANDLERS,
     **clockrules.HANDLERS,
     **ending.HANDLERS,
@@ -66,10 +73,12 @@ def apply(state: GameState, event: Event, t: int | None = None) -> GameState:
     if now < state.t:
         raise Refusal(f"time {now} is before the previous event at {state.t}", LOG_RULE)
     if isinstance(event, GameStarted):
+        check_authority(state, event)
         return turn.start(state, event, now)
     if state.phase is Phase.NOT_STARTED or state.variant is None:
         raise Refusal(f"{type(event).__name__} before the game started", LOG_RULE)
     state = advance(state, now)
+    check_authority(state, event)
     if state.phase is Phase.OVER and not isinstance(
         event, (Adjusted, TimeChecked, ServiceRestarted, Signed)
     ):
@@ -86,6 +95,8 @@ def apply(state: GameState, event: Event, t: int | None = None) -> GameState:
             Forfeited,
             ServiceRestarted,
             TurnScored,
+            ResultDeclared,
+            VerdictAppealed,
         ),
     ):
         raise Refusal(
@@ -99,4 +110,11 @@ def apply(state: GameState, event: Event, t: int | None = None) -> GameState:
         # Any other input error (a blank named with a letter the set lacks...) is a
         # refusal too: the command is not taken and the table goes on.
         raise Refusal(str(exc), rule(state, "placement_rule")) from None
+    if (
+        new.verdict is not None
+        and new.verdict is state.verdict
+        and not isinstance(event, _KEEP_VERDICT)
+    ):
+        # The appeal (NZASP 6.15.3) is heard before the game moves on.
+        new = replace(new, verdict=None)
     return new if new.t == now else replace(new, t=now)

@@ -13,16 +13,39 @@ from typing import Literal
 import msgspec
 
 from engine.equipment.board import Board
+from engine.events import Actor
 from engine.play.placement import Placement
 from engine.rules.gameclock import GameClock
 from engine.rules.variant import Mode, Variant
 
-__all__ = ["EndReason", "GameState", "Phase", "Play", "Result", "Ruling", "Turn", "TurnKind"]
+__all__ = [
+    "EndReason",
+    "GameState",
+    "Phase",
+    "Play",
+    "Result",
+    "Ruling",
+    "Turn",
+    "TurnKind",
+    "Verdict",
+]
 
-EndReason = Literal["out", "scoreless", "cutoff", "ended", "resigned", "forfeit", "lateness", "bye"]
+EndReason = Literal[
+    "out",
+    "scoreless",
+    "cutoff",
+    "ended",
+    "resigned",
+    "forfeit",
+    "lateness",
+    "bye",
+    "absent",
+    "declared",
+]
 """Why a game ended: a player went out, the scoreless turns, the overtime cutoff,
 end racks entered otherwise (``ended``), a resignation, a forfeit, a win by the
-opponent's lateness, or a bye."""
+opponent's lateness, a bye, neither player came (``absent``), or the director
+declared the result (``declared``)."""
 
 TurnKind = Literal[
     "play",
@@ -97,8 +120,6 @@ class Play(msgspec.Struct, frozen=True):
     """When the clock was pressed for it."""
     accounted: int = 0
     """Replacement tiles taken from the bag's count at the press (returned on withdrawal)."""
-    drawn_early: int = 0
-    """Tiles drawn before the press (a flash draw)."""
     provisional: int = 0
     """Tiles drawn provisionally during a hold."""
     window_open: bool = False
@@ -115,6 +136,13 @@ class Play(msgspec.Struct, frozen=True):
     """Scoresheet mode: which of the player's turns it is (1-based)."""
     challenged: tuple[str, ...] = ()
     """Words named in the challenge against it."""
+    recorded: bool = False
+    """Its score is recorded on the score sheet (a draw after that accepts it)."""
+    flash: bool = False
+    """The player flash-drew for it (drew before recording, or pre-wrote the score):
+    the opponent has not accepted it (NZASP 6.5.1)."""
+    settled_by: Actor | None = None
+    """Who settled a dispute over its score (a director's settlement stands)."""
 
 
 class Turn(msgspec.Struct, frozen=True):
@@ -155,6 +183,17 @@ class Result(msgspec.Struct, frozen=True):
     """Time penalties applied."""
     rack_adjustments: tuple[int, int] = (0, 0)
     """End-of-game rack points applied."""
+
+
+class Verdict(msgspec.Struct, frozen=True):
+    """A challenge's verdict, kept until the next turn so that it can be appealed once."""
+
+    before: GameState
+    """The game as it stood awaiting the verdict."""
+    acceptable: bool
+    """The verdict given."""
+    t: int
+    """When it was given."""
 
 
 class GameState(msgspec.Struct, frozen=True):
@@ -202,6 +241,8 @@ class GameState(msgspec.Struct, frozen=True):
     """Score dispute: the player's claim and the other's."""
     overdraw: tuple[int, int] | None = None
     """Overdraw under way: (player, tiles to return)."""
+    overdraw_param: str = "overdraw"
+    """The variant parameter whose rule the overdraw under way follows (cited when settled)."""
     end_reason: EndReason | None = None
     """Why the game ended, once it has."""
     presses: tuple[int, int] = (0, 0)
@@ -223,6 +264,12 @@ class GameState(msgspec.Struct, frozen=True):
     """Division, when the start says."""
     table: str | None = None
     """Table label, when the start says."""
+    neutral_by: Actor | None = None
+    """Who neutralized the clock by hand (a director's stop is lifted by the director)."""
+    locked_presses: tuple[int, int] = (0, 0)
+    """Scoresheet mode: turns each player had ended when locked out; later ones score 0."""
+    verdict: Verdict | None = None
+    """The last challenge's verdict while it may still be appealed."""
 
     def opponent(self, player: int) -> int:
         """The other seat."""

@@ -47,6 +47,9 @@ ChallengeRule = Literal["double", "single", "void", "points_per_word", "points_p
 ChallengeWindow = Literal["until_draw", "until_challenger_turn_ends", "until_scoresheet"]
 Overdraw = Literal["n_plus_1", "n_plus_2"]
 Tie = Literal["half", "tiebreak"]
+OverdrawOnRack = Literal["opponent_chooses"]
+DirectorRule = Literal["director_final"]
+DoubleAbsence = Literal["both_lose", "both_zero"]
 NonNegative = Annotated[int, msgspec.Meta(ge=0)]
 """A whole number >= 0 (milliseconds, points, counts)."""
 
@@ -106,6 +109,10 @@ class Variant:
     withdrawal_rule: str
     """What happens to an unacceptable play (cited when one is withdrawn)."""
     flash_draw_rule: str
+    record_before_draw: bool
+    """Drawing accepts the play only once its score is recorded (else a flash draw)."""
+    appeal_allowed: bool
+    """A challenge verdict may be appealed once to a referee."""
     """Drawing before the press (cited for a flash draw)."""
     hold_allowed: bool
     """Whether the opponent may call hold."""
@@ -113,11 +120,15 @@ class Variant:
     """Whether the player may draw provisional tiles during a hold."""
     overdraw: Overdraw
     """Overdraw procedure once the tiles are mixed."""
+    overdraw_on_rack_rule: OverdrawOnRack
+    """Too many tiles found on a rack: how they are returned (cited when settled)."""
     exchange_min_bag: NonNegative
     """Fewest tiles in the bag that allow an exchange."""
     exchange_max_same_letter: NonNegative
     """Most copies of one letter a rack may hold to exchange (0 = no ban)."""
     scoreless_turns: NonNegative
+    zero_play_scoreless: bool
+    """A play that stands but scores 0 counts as a scoreless turn."""
     """Consecutive scoreless turns that end the game."""
     outplay_neutralize: bool
     """The player going out neutralizes the clock instead of starting the opponent's."""
@@ -134,6 +145,10 @@ class Variant:
     dispute_neutralizes: bool
     """The clock is neutralized while a score dispute is settled."""
     neutralize_allowed: bool
+    director_rule: DirectorRule
+    """A clock the director stopped is restarted only by the director (cited when refused)."""
+    double_absence: DoubleAbsence
+    """Neither player came: both lose, or both score zero (cited for the double forfeit)."""
     """Players or the director may neutralize the clock with a reason."""
     placement_rule: str
     """Placement legality (cited when a play does not fit the board)."""

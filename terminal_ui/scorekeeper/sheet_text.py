@@ -10,6 +10,7 @@ from textual.markup import escape
 
 from engine.rules.state import GameState, Phase, Ruling, Turn
 from terminal_ui.scorekeeper.turn_book import TurnBook, TurnRef
+from terminal_ui.table.commands import next_step
 
 __all__ = [
     "phase_line",
@@ -108,6 +109,10 @@ def phase_line(st: GameState) -> str:
         phase += " (F4 release / F5 challenge)"
     elif st.phase is Phase.END_RACKS:
         phase += " (racks AEI BCD; - for none)"
+    elif st.phase in (Phase.SCORE_DISPUTE, Phase.OVERDRAW, Phase.BLANK_DEMANDED) or (
+        st.phase is Phase.PLAYING and st.clock.neutral
+    ):
+        phase += f" | {next_step(st)}"
     elif st.phase is Phase.OVER and st.result is not None:
         res = st.result
         who = "a tie" if res.winner is None else f"{st.players[res.winner]} wins"

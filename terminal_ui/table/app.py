@@ -34,7 +34,7 @@ from firmware_bridge.host.devices import open_table
 from terminal_ui.shared.command_input import CommandInput
 from terminal_ui.shared.theme import HIGH_CONTRAST, STYLESHEET
 from terminal_ui.shared.widgets import BoardView, PlayerClock, history_lines, ruling_lines
-from terminal_ui.table.commands import CommandError, Preview, interpret
+from terminal_ui.table.commands import CommandError, Preview, interpret, next_step
 from terminal_ui.table.config import TableConfig
 from terminal_ui.table.screens import AdjudicationScreen, ChallengeScreen, SummaryScreen
 
@@ -179,6 +179,9 @@ class TableApp(App[int]):
             phase += f" | on the board: {comp.move} ({comp.declared or comp.computed})"
         if st.last is not None and st.last.window_open:
             phase += f" | {st.last.move or 'last play'} may be challenged"
+        step = next_step(st)
+        if step:
+            phase += f" | {step}"
         self.query_one("#phase", Static).update(escape(phase))
         self.query_one("#moves", Static).update(history_lines(st))
         self.query_one("#rulings", Static).update(ruling_lines(st))

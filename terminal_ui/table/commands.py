@@ -12,6 +12,9 @@ The command line (case does not matter; ``?`` is a blank not yet named):
 ``8D WINDY 30``             lay a play, declaring 30
 ``blank e`` / ``blank er``  name the blank(s) of the play on the board
 ``draw 5``                  replacement tiles drawn
+``written``                 the score is written on the score sheet (before drawing)
+``overdraw 2 [left|right]`` too many tiles found on a rack (default: the last player)
+``return 2``                the overdrawn tiles are back in the bag
 ``ok`` / ``accept``         accept the opponent's play
 ``hold`` / ``release``      hold the opponent's play / release the hold
 ``challenge [WORD...]``     challenge (all words when none are named)
@@ -47,10 +50,13 @@ from engine.events import (
     HoldCalled,
     HoldReleased,
     Neutralized,
+    Overdrawn,
+    OverdrawResolved,
     Passed,
     Resigned,
     Resumed,
     ScoreDisputed,
+    ScoreRecorded,
     ScoreResolved,
     TilesDrawn,
     TilesPlaced,
@@ -108,7 +114,8 @@ def _count(words: list[str], what: str) -> int:
 
 
 def interpret(text: str, state: GameState, *, by: str = "players") -> Event | Preview:
-    """The event (or play preview) for ``text`` in ``state``.
+    """The event (or play preview) for ``text`` in ``state``. Who makes it is stamped by
+    the table service from where it came (the table's keyboard, the scorekeeper).
 
     Raises:
         CommandError: Empty, unknown, or malformed, with the reason.
@@ -149,6 +156,33 @@ def interpret(text: str, state: GameState, *, by: str = "players") -> Event | Pr
         else:
             drawer = last.player if last is not None else turn
         return TilesDrawn(player=drawer, count=_count(words, "a draw"))
+    if head in ("written", "recorded"):
+        last = state.last
+        comp = state.composing
+        if comp is not None and comp.player == turn:
+            writer = turn  # written before the press: a pre-written score
+        elif last is not None and last.player != turn:
+            writer = last.player
+        else:
+            writer = turn
+        return ScoreRecorded(player=writer)
+    if head == "overdraw":
+        if len(words) not in (2, 3) or not words[1].isdigit() or int(words[1]) < 1:
+            raise CommandError(
+                "say how many tiles too many, e.g. 'overdraw 1' (or 'overdraw 1 left')"
+            )
+        if len(words) == 3:
+            if words[2].lower() not in ("left", "right"):
+                raise CommandError("whose rack: 'left' or 'right', e.g. 'overdraw 1 right'")
+            seat = 0 if words[2].lower() == "left" else 1
+        else:
+            seat = state.last.player if state.last is not None else 1 - turn
+        return Overdrawn(player=seat, extra=int(words[1]), on_rack=True)
+    if head == "return":
+        if state.overdraw is None:
+            raise CommandError("no overdraw to settle: 'return N' answers an overdraw")
+        n = _count(words, "returning tiles")
+        return OverdrawResolved(player=state.overdraw[0], returned=n)
     if head == "blank":
         if len(words) != 2 or not words[1].isalpha():
             raise CommandError("name the blank(s) with letters, e.g. 'blank e'")
@@ -187,3 +221,54 @@ def interpret(text: str, state: GameState, *, by: str = "players") -> Event | Pr
     if len(words) in (2, 3) and words[0][:1].isalnum():
         return _play(words, state)
     raise CommandError(f"not a play or command: {text!r}")
+
+
+def next_command(state: GameState) -> str | None:
+    """The command that moves a waiting phase on, as the status line names it (``racks``
+    and ``blank`` are named without their tiles); None while the game simply goes on
+    (or when only the director can move it on)."""
+    ph = state.phase
+    if ph is Phase.CHALLENGE:
+        return "valid"
+    if ph is Phase.SCORE_DISPUTE and state.claims is not None:
+        return f"dispute {state.claims[1]}"
+    if ph is Phase.OVERDRAW and state.overdraw is not None:
+        return f"return {state.overdraw[1]}"
+    if ph is Phase.BLANK_DEMANDED:
+        return "blank"
+    if ph is Phase.HOLD:
+        return "release"
+    if ph is Phase.OUT_PLAY:
+        return "ok"
+    if ph is Phase.END_RACKS:
+        return "racks"
+    if ph in (Phase.PLAYING,) and state.clock.neutral:
+        return None if state.neutral_by == "director" else "resume"
+    return None
+
+
+def next_step(state: GameState) -> str:
+    """What the table does next, in words, with the command to type (the status line)."""
+    ph = state.phase
+    if ph is Phase.CHALLENGE:
+        return "type valid or invalid for the verdict on the whole play"
+    if ph is Phase.SCORE_DISPUTE and state.claims is not None:
+        a, b = state.claims
+        return f"type dispute N with the agreed score (claims {a} and {b}), e.g. dispute {b}"
+    if ph is Phase.OVERDRAW and state.overdraw is not None:
+        return f"type return {state.overdraw[1]} once the tiles are back in the bag"
+    if ph is Phase.BLANK_DEMANDED:
+        return "type blank X to name the blank, e.g. blank e"
+    if ph is Phase.HOLD:
+        return "type ok or release to accept, or challenge"
+    if ph is Phase.OUT_PLAY:
+        return "type ok to accept the out-play, hold, or challenge"
+    if ph is Phase.END_RACKS:
+        return "type racks with the tiles left, e.g. racks AEI - ('-' for an empty rack)"
+    if ph is Phase.OVER:
+        return "each player signs with their clock key"
+    if ph is Phase.PLAYING and state.clock.neutral:
+        if state.neutral_by == "director":
+            return "the director stopped the clock: only the director restarts it"
+        return "type resume to restart the clock"
+    return ""

@@ -1,9 +1,9 @@
-"""Time penalties at their boundaries, counted as the clock shows them.
+"""Time penalties at their boundaries, counted from the exact milliseconds.
 
-"10 points per minute or part" (NZASP 8.4, NASPA): -0:01 costs 10, -1:00 costs
-10, -1:01 costs 20. Speed play (TOR-7): 1 point per second. Overtime is
-counted in whole seconds by default (``penalty_resolution_ms``, assumed), so a
-clock showing -0:00 costs nothing; a director's variant may count milliseconds.
+NZASP 8.4: "ten points for every minute overtime or part thereof": 0.5 s over is
+a part of a minute and costs 10; 60.5 s over costs 20. Speed play (TOR-7): 1
+point per second (or part, an assumed reading). A federation that counts the
+seconds a clock shows sets ``penalty_resolution_ms = 1000`` in its variant.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from clock.files import register_variant_files
-from engine.events import GameStarted
+from engine.events import EndRacks, GameStarted, Passed
 from engine.rules.machine import apply
 from engine.rules.procedures.common import penalty
 from engine.rules.state import GameState
@@ -29,12 +29,12 @@ def _running(variant: str) -> GameState:
     ("over_ms", "points"),
     [
         (0, 0),
-        (999, 0),
-        (1000, 10),
-        (59_999, 10),
+        (1, 10),
+        (500, 10),
+        (999, 10),
         (60_000, 10),
-        (60_999, 10),
-        (61_000, 20),
+        (60_001, 20),
+        (60_500, 20),
         (120_000, 20),
         (121_000, 30),
         (600_000, 100),
@@ -46,33 +46,33 @@ def test_ten_points_per_minute_or_part(over_ms: int, points: int) -> None:
 
 
 @pytest.mark.parametrize(
-    ("over_ms", "points"), [(500, 0), (1000, 1), (30_200, 30), (30_999, 30), (61_000, 61)]
+    ("over_ms", "points"), [(0, 0), (500, 1), (1000, 1), (1001, 2), (30_200, 31), (61_000, 61)]
 )
 def test_speed_play_one_point_per_second(over_ms: int, points: int) -> None:
     st = _running("toronto-speed")
     assert penalty(st, 0, 180_000 + over_ms) == points
 
 
-def test_a_director_may_count_milliseconds(tmp_path: Path) -> None:
-    f = tmp_path / "strict.toml"
+def test_a_federation_may_count_the_seconds_a_clock_shows(tmp_path: Path) -> None:
+    f = tmp_path / "shown.toml"
     f.write_text(
-        'name = "strict"\nextends = "nzasp"\n[params]\npenalty_resolution_ms = 1\n',
+        'name = "shown"\nextends = "nzasp"\n[params]\npenalty_resolution_ms = 1000\n',
         encoding="utf-8",
     )
     st = _running(str(f))
-    assert penalty(st, 0, 1_500_001) == 10
-    assert penalty(st, 0, 1_560_001) == 20
+    assert penalty(st, 0, 1_500_999) == 0  # the clock still shows -0:00
+    assert penalty(st, 0, 1_501_000) == 10
+    assert penalty(st, 0, 1_560_500) == 10  # shows -1:00
+    assert penalty(st, 0, 1_561_000) == 20
 
 
-def test_the_ruling_and_the_penalty_agree_on_what_the_clock_shows() -> None:
-    # 60.5 s over: the clock shows -1:00; the ruling says -1:00 and charges 10.
-    from engine.events import EndRacks, Passed
-
+def test_the_ruling_and_the_penalty_agree() -> None:
+    # 60.5 s over: a minute and a part of the next: 20, and the ruling says so.
     st = _running("nzasp")
     t = 1_560_500
     for i in range(6):
         st = apply(st, Passed(t=t + i, player=i % 2))
     st = apply(st, EndRacks(t=t + 10, racks=("AEINRST", "AEILNOU")))
     assert st.result is not None
-    assert st.result.penalties == (10, 0)
-    assert any("1:00 overtime: -10" in r.text for r in st.rulings)
+    assert st.result.penalties == (20, 0)
+    assert any("1:00.5 overtime: -20" in r.text for r in st.rulings)

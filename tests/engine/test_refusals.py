@@ -65,11 +65,13 @@ def start(variant: str, t: int = 0) -> GameStarted:
 
 
 def opening(variant: str) -> list[Event]:
-    """Ann plays 8D WINDY, presses and draws her five tiles."""
+    """Ann plays 8D WINDY, presses, records her score (NZASP 6.3.4) and draws her five
+    tiles."""
     return [
         start(variant),
         TilesPlaced(t=20_000, player=0, move=FIRST, score=FIRST_SCORE),
         ClockPressed(t=21_000, player=0),
+        ScoreRecorded(t=22_800, player=0),
         TilesDrawn(t=23_000, player=0, count=5),
     ]
 

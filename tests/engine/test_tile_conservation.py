@@ -16,6 +16,7 @@ from engine.events import (
     Event,
     GameStarted,
     OverdrawResolved,
+    ScoreRecorded,
     TilesDrawn,
     TilesPlaced,
 )
@@ -41,15 +42,13 @@ def test_every_state_of_a_random_game_holds_the_whole_set(seed: int, variant: st
             assert _total(state) == total, (seed, variant, type(ev).__name__)
 
 
-def test_a_withdrawn_play_and_the_challengers_flash_draw_keep_the_set() -> None:
-    # The review's case: Ben lays a play, draws before pressing (a flash draw),
-    # challenges Ann's play, and it is withdrawn.
+def test_a_withdrawn_play_and_the_challengers_laid_tiles_keep_the_set() -> None:
+    # Ben lays a play hooked on Ann's, then challenges Ann's play: it is withdrawn.
     events: list[Event] = [
         GameStarted(t=0, variant="nzasp", players=("Ann", "Ben")),
         TilesPlaced(t=1000, player=0, move="8D WINDY", score=32),
         ClockPressed(t=2000, player=0),
         TilesPlaced(t=3000, player=1, move="7C GALE", score=16),
-        TilesDrawn(t=3500, player=1, count=4),
         Challenged(t=4000, player=1, words=("WINDY",)),
         Adjudicated(t=5000, acceptable=False),
     ]
@@ -60,6 +59,28 @@ def test_a_withdrawn_play_and_the_challengers_flash_draw_keep_the_set() -> None:
     # GALE hooked WINDY; without it GALE no longer fits and must be laid again.
     assert state.composing is None
     assert any("must be laid again" in r.text for r in state.rulings)
+
+
+def test_a_flash_drawn_play_withdrawn_keeps_the_set() -> None:
+    # NZASP 6.3.7: Ben draws without pressing, which completes his turn; Ann may still
+    # challenge (6.5.1); withdrawn, his flash-drawn tiles go back to the bag (6.5.3.1).
+    events: list[Event] = [
+        GameStarted(t=0, variant="nzasp", players=("Ann", "Ben")),
+        TilesPlaced(t=1000, player=0, move="8D WINDY", score=32),
+        ClockPressed(t=2000, player=0),
+        ScoreRecorded(t=2500, player=0),
+        TilesDrawn(t=2600, player=0, count=5),
+        TilesPlaced(t=3000, player=1, move="7C GALE", score=16),
+        TilesDrawn(t=3500, player=1, count=4),
+        Challenged(t=4000, player=0, words=("GALE",)),
+        Adjudicated(t=5000, acceptable=False),
+    ]
+    state = GameState()
+    for ev in events:
+        state = apply(state, ev)
+        assert _total(state) == 100, type(ev).__name__
+    assert state.held == (7, 7)
+    assert any("flash-drawn tiles are shown and go back" in r.text for r in state.rulings)
 
 
 def test_an_overdraw_returned_keeps_the_set() -> None:

@@ -24,6 +24,7 @@ from engine.events import (
     Exchanged,
     Forfeited,
     GameStarted,
+    ScoreRecorded,
     TilesDrawn,
     TilesPlaced,
     TimeChecked,
@@ -61,6 +62,7 @@ def refused(state: GameState, event: Event) -> Refusal:
 OPENING: tuple[Event, ...] = (
     TilesPlaced(t=31000, player=0, move="8D WINDY", score=32),
     ClockPressed(t=31500, player=0),
+    ScoreRecorded(t=32500, player=0),
     TilesDrawn(t=33000, player=0, count=5),
     TilesPlaced(t=40000, player=1, move="7C GALE", score=16),
     ClockPressed(t=41000, player=1),
@@ -151,7 +153,7 @@ def test_the_lost_turn_is_a_history_line_only_under_double_challenge() -> None:
 )
 def test_challenge_after_the_draw(variant: str, mode: Mode | None, rule: str | None) -> None:
     """NASPA/NZASP: the draw accepts the play. TOR-6: open until the challenger's turn ends."""
-    state = run(variant, OPENING[:3], mode)
+    state = run(variant, OPENING[:4], mode)
     challenge = Challenged(t=35000, player=1, words=("WINDY",))
     if rule is not None:
         assert rule in refused(state, challenge).rule

@@ -238,11 +238,14 @@ def test_draw_before_the_press_is_the_composing_players_flash_draw() -> None:
     )
     event = interpret("draw 2", state)
     assert event == TilesDrawn(player=0, count=2)
-    # The engine takes it as Ann's early draw, not as an overdraw by Ben.
+    # The engine takes it as Ann drawing without pressing, not as an overdraw by Ben:
+    # the draw completes her turn (NZASP 6.3.7) and does not accept AX (6.5.1).
     after = apply(state, event)
     assert after.phase is Phase.PLAYING
-    assert after.composing is not None
-    assert after.composing.drawn_early == 2
+    assert after.composing is None
+    assert after.turn == 1
+    assert after.last is not None
+    assert (after.last.move, after.last.flash, after.last.window_open) == ("9C AX", True, True)
 
 
 def test_draw_with_nothing_owed_or_laid() -> None:

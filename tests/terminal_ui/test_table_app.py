@@ -139,10 +139,21 @@ async def test_draw_count_closes_the_challenge_window(tmp_path: Path) -> None:
         last = game(app).last
         assert last is not None
         assert app.state.owed[last.player] == 5
+        # NZASP 6.3.4: the score is written before the draw; then the draw accepts.
+        await command(pilot, "written", lambda: getattr(game(app).last, "recorded", False))
         await command(pilot, "draw 5", lambda: owed(app) == 0)
         await until(pilot, lambda: "Ann drew: 8D WINDY is accepted" in rulings(app), "ruling")
         assert "Ann drew: 8D WINDY is" in screen_text(app)  # the newest ruling is in view
         assert "may be challenged" not in text_of(app, "#phase")
+
+
+async def test_a_draw_before_the_score_is_written_is_a_flash_draw(tmp_path: Path) -> None:
+    async with TableApp(config(tmp_path)).run_test(size=(80, 24)) as pilot:
+        app = await started(pilot)
+        await play(pilot, app, "8d windy", "[")
+        await command(pilot, "draw 5", lambda: owed(app) == 0)
+        await until(pilot, lambda: "a flash draw" in rulings(app), "the flash-draw ruling")
+        assert "may be challenged" in text_of(app, "#phase")  # NZASP 6.5.1
 
 
 async def test_exchange_and_pass(tmp_path: Path) -> None:

@@ -51,6 +51,8 @@ def test_snapshot_plays_board_and_live_score(snap_compare: SnapCompare, tmp_path
         app = await steady(pilot)
         timeline.advance(42_000)
         await play(pilot, app, "8d windy", "[")
+        last = game(app).last
+        await command(pilot, "written", lambda: last is not game(app).last)  # NZASP 6.3.4
         await command(pilot, "draw 5", lambda: owed(app) == 0)
         timeline.advance(75_000)
         await pilot.press("f3")

@@ -10,7 +10,15 @@ from typing import Any
 from msgspec.structs import replace
 
 from engine.errors import EngineError, Refusal
-from engine.events import Accepted, Adjudicated, Challenged, HoldCalled, HoldReleased, ScoreRecorded
+from engine.events import (
+    Accepted,
+    Adjudicated,
+    Challenged,
+    HoldCalled,
+    HoldReleased,
+    ScoreRecorded,
+    VerdictAppealed,
+)
 from engine.play.notation import parse_move
 from engine.play.placement import place
 from engine.rules.procedures.common import (
@@ -23,9 +31,8 @@ from engine.rules.procedures.common import (
     tiles_of,
     variant_of,
 )
-from engine.rules.procedures.draw import overdraw
 from engine.rules.procedures.ending import scoreless_check, went_out
-from engine.rules.state import GameState, Phase, Play
+from engine.rules.state import GameState, Phase, Play, Verdict
 
 __all__ = ["HANDLERS"]
 
@@ -143,13 +150,68 @@ def _challenged(state: GameState, ev: Challenged, t: int) -> GameState:
 
 
 def _adjudicated(state: GameState, ev: Adjudicated, t: int) -> GameState:
-    last = state.last
-    if state.phase is not Phase.CHALLENGE or last is None:
+    if state.phase is not Phase.CHALLENGE or state.last is None:
         raise Refusal("no challenge awaits a verdict", rule(state, "challenge_rule"))
+    st = _verdict(state, ev.acceptable, ev.by, t)
+    if variant_of(state).appeal_allowed:
+        # NZASP 6.15.3: the decision may be appealed once to a referee.
+        st = replace(st, verdict=Verdict(before=state, acceptable=ev.acceptable, t=t))
+    return st
+
+
+def _appealed(state: GameState, ev: VerdictAppealed, t: int) -> GameState:
+    if not variant_of(state).appeal_allowed:
+        raise Refusal("this variant has no appeal of a verdict", rule(state, "appeal_allowed"))
+    verdict = state.verdict
+    if verdict is None:
+        raise Refusal(
+            "no verdict to appeal: an appeal is heard once, before the game moves on",
+            rule(state, "appeal_allowed"),
+        )
+    play = verdict.before.last
+    assert play is not None
+    move = play.move or "the play"
+    if ev.acceptable == verdict.acceptable:
+        return replace(
+            state,
+            verdict=None,
+            rulings=ruled(
+                state,
+                t,
+                "appeal_allowed",
+                f"appeal: the {ev.by} upholds the verdict on {move} "
+                f"({'acceptable' if ev.acceptable else 'unacceptable'})",
+            ),
+        )
+    # The verdict is reversed: the game goes on from the challenge as the referee rules,
+    # each clock keeping the time it has used meanwhile.
+    before = verdict.before
+    new = _verdict(before, ev.acceptable, ev.by, t)
+    used = state.clock.stop(t).used_ms
+    ruling = ruled(
+        state,
+        t,
+        "appeal_allowed",
+        f"appeal: the {ev.by} reverses the verdict: {move} is "
+        f"{'acceptable' if ev.acceptable else 'unacceptable'}; "
+        + ("the tiles go back on the board" if ev.acceptable else "the tiles come off the board"),
+    )
+    return replace(
+        new,
+        verdict=None,
+        clock=replace(new.clock, used_ms=used),
+        rulings=(*ruling, *new.rulings[len(before.rulings) :]),
+    )
+
+
+def _verdict(state: GameState, acceptable: bool, by: str, t: int) -> GameState:
+    """The consequences of the verdict on the play under challenge."""
+    last = state.last
+    assert last is not None
     v = variant_of(state)
     p, c = last.player, 1 - last.player
     names = state.players
-    if not ev.acceptable:
+    if not acceptable:
         scores = add_pair(state.scores, p, -last.score)
         st = replace(
             state,
@@ -175,20 +237,20 @@ def _adjudicated(state: GameState, ev: Adjudicated, t: int) -> GameState:
             st = _void_scored(st, p, last, t)
         clock = st.clock.start(c, t)
         text = (
-            f"{last.move or 'the play'} is unacceptable ({ev.by}): tiles withdrawn, "
+            f"{last.move or 'the play'} is unacceptable ({by}): tiles withdrawn, "
             f"{names[p]} loses the turn; {names[c]}'s clock runs"
         )
         if last.provisional:
             text += f"; {last.provisional} provisional tiles go back to the bag"
+        if last.flash and last.accounted:
+            # NZASP 6.5.3.1: flash-drawn tiles are shown to both players and returned.
+            text += "; the flash-drawn tiles are shown and go back to the bag"
         st = replace(
             st,
             clock=clock,
             rulings=ruled(st, t, "withdrawal_rule", text),
             history=line(st, t, p, "withdrawn", "--", -last.score, scores, clock),
         )
-        if last.drawn_early:
-            # NZASP 6.5.3.2: flash-drawn tiles that touched the rack are an overdraw.
-            st = overdraw(replace(st, phase=Phase.PLAYING), t, p, last.drawn_early)
         return scoreless_check(st, t)
     # The play stands.
     st = replace(state, last=replace(last, window_open=False))
@@ -211,7 +273,7 @@ def _adjudicated(state: GameState, ev: Adjudicated, t: int) -> GameState:
                 st,
                 t,
                 "challenge_points",
-                f"{last.move or 'the play'} is acceptable ({ev.by}): "
+                f"{last.move or 'the play'} is acceptable ({by}): "
                 f"{names[p]} gets {bonus} ({per}); {names[c]} keeps the turn",
             ),
             history=line(st, t, p, "bonus", "(challenge)", bonus, scores, st.clock),
@@ -223,7 +285,7 @@ def _adjudicated(state: GameState, ev: Adjudicated, t: int) -> GameState:
                 st,
                 t,
                 "challenge_rule",
-                f"{last.move or 'the play'} is acceptable ({ev.by}): {names[c]} loses the turn",
+                f"{last.move or 'the play'} is acceptable ({by}): {names[c]} loses the turn",
             ),
         )
     else:
@@ -233,7 +295,7 @@ def _adjudicated(state: GameState, ev: Adjudicated, t: int) -> GameState:
                 st,
                 t,
                 "challenge_rule",
-                f"{last.move or 'the play'} is acceptable ({ev.by}): no penalty",
+                f"{last.move or 'the play'} is acceptable ({by}): no penalty",
             ),
         )
     if last.out:
@@ -289,7 +351,27 @@ def _void_scored(state: GameState, p: int, last: Play, t: int) -> GameState:
 
 def _score_recorded(state: GameState, ev: ScoreRecorded, t: int) -> GameState:
     refuse_player(state, ev.player)
+    v = variant_of(state)
+    comp = state.composing
+    if comp is not None and comp.player == ev.player and ev.player == state.turn:
+        # Written before the press: a pre-written score is a flash draw (NZASP 6.5.1).
+        if not v.record_before_draw:
+            return state
+        return replace(
+            state,
+            composing=replace(comp, flash=True),
+            rulings=ruled(
+                state,
+                t,
+                "record_before_draw",
+                f"{state.players[ev.player]} pre-writes the score of {comp.move}: a flash "
+                "draw; the play will not be accepted by a draw and may still be challenged",
+            ),
+        )
     last = state.last
+    if last is not None and last.player == ev.player and not last.recorded:
+        state = replace(state, last=replace(last, recorded=True))
+        last = state.last
     if (
         variant_of(state).challenge_window == "until_scoresheet"
         and last is not None
@@ -316,5 +398,6 @@ HANDLERS: dict[type, Callable[[GameState, Any, int], GameState]] = {
     Challenged: _challenged,
     Adjudicated: _adjudicated,
     ScoreRecorded: _score_recorded,
+    VerdictAppealed: _appealed,
 }
 """The events this module handles."""

@@ -30,6 +30,8 @@ from engine.rules.procedures.common import (
     set_pair,
     variant_of,
 )
+from engine.rules.procedures.dispute import settle_score
+from engine.rules.procedures.overdraw import settle
 from engine.rules.state import GameState, Phase, Ruling
 
 __all__ = ["HANDLERS"]
@@ -52,6 +54,7 @@ def _neutralized(state: GameState, ev: Neutralized, t: int) -> GameState:
     return replace(
         state,
         clock=state.clock.neutralize(t, f"{ev.reason} ({ev.by})"),
+        neutral_by=ev.actor,
         rulings=ruled(state, t, "neutralize_allowed", f"clock neutralized by {ev.by}: {ev.reason}"),
     )
 
@@ -59,7 +62,22 @@ def _neutralized(state: GameState, ev: Neutralized, t: int) -> GameState:
 def _resumed(state: GameState, ev: Resumed, t: int) -> GameState:
     if not state.clock.neutral:
         raise Refusal("the clock is not neutralized", rule(state, "neutralize_allowed"))
-    if state.phase in (Phase.CHALLENGE, Phase.SCORE_DISPUTE, Phase.OVERDRAW):
+    director = ev.director or ev.actor == "director"
+    if director and state.phase is Phase.OVERDRAW:
+        # The director settles the overdraw: the tiles go back as the procedure says.
+        return settle(state, t, f"ruled by the director, {ev.by}")
+    if director and state.phase is Phase.SCORE_DISPUTE and state.last is not None:
+        # The director lets the score stand as counted; the game goes on.
+        return settle_score(
+            state, t, state.last.score, f"the director, {ev.by}: the score stands", "director"
+        )
+    if state.phase is Phase.CHALLENGE:
+        raise Refusal(
+            "a challenge awaits its verdict: valid or invalid (the adjudicator or the "
+            "director rules), then the clock runs",
+            rule(state, "neutralize_allowed"),
+        )
+    if state.phase in (Phase.SCORE_DISPUTE, Phase.OVERDRAW):
         raise Refusal(
             f"{state.describe_phase()}: the clock resumes when it is settled",
             rule(state, "neutralize_allowed"),
@@ -75,6 +93,7 @@ def _resumed(state: GameState, ev: Resumed, t: int) -> GameState:
     return replace(
         state,
         clock=state.clock.resume(t),
+        neutral_by=None,
         rulings=ruled(state, t, "neutralize_allowed", f"clock resumed by {ev.by}"),
     )
 

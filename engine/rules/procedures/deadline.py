@@ -69,7 +69,15 @@ def advance(state: GameState, t: int) -> GameState:
                 f"{name}'s play on the board is removed with the clock paused",
             ),
         )
-    st = replace(state, locked=locked, clock=clock, composing=composing, rulings=rulings)
+    st = replace(
+        state,
+        locked=locked,
+        # TOR-8: the turns ended so far may still be scored; later ones score 0.
+        locked_presses=set_pair(state.locked_presses, seat, state.presses[seat]),
+        clock=clock,
+        composing=composing,
+        rulings=rulings,
+    )
     opp = 1 - seat
     # In scoresheet mode the scores may lag the scorekeeper, so whether the opponent
     # is behind is not known here: they play on, or end the game by passing.

@@ -10,17 +10,30 @@ from typing import Any
 from msgspec.structs import replace
 
 from engine.errors import Refusal
-from engine.events import ScoreDisputed, ScoreResolved
+from engine.events import Actor, ScoreDisputed, ScoreResolved
 from engine.rules.procedures.common import add_pair, line, refuse_player, rule, ruled, variant_of
 from engine.rules.procedures.turn import out_play
 from engine.rules.state import GameState, Phase
 
-__all__ = ["HANDLERS"]
+__all__ = ["HANDLERS", "settle_score"]
 
 
 def _score_disputed(state: GameState, ev: ScoreDisputed, t: int) -> GameState:
     refuse_player(state, ev.by)
     last = state.last
+    if state.phase is Phase.SCORE_DISPUTE and last is not None and state.claims is not None:
+        # The declared score already differed from the board's: the opponent's own
+        # dispute is the same dispute, not a second one.
+        return replace(
+            state,
+            rulings=ruled(
+                state,
+                t,
+                "dispute_neutralizes",
+                f"{state.players[ev.by]} disputes the score of {last.move or 'the last play'} "
+                f"too: one dispute, claims {state.claims[0]} and {state.claims[1]}",
+            ),
+        )
     if (
         last is None
         or last.pressed_at is None
@@ -56,27 +69,25 @@ def _score_disputed(state: GameState, ev: ScoreDisputed, t: int) -> GameState:
     )
 
 
-def _score_resolved(state: GameState, ev: ScoreResolved, t: int) -> GameState:
+def settle_score(state: GameState, t: int, score: int, how: str, by: Actor | None) -> GameState:
+    """The last play's score is settled at ``score``; the clock runs again."""
     last = state.last
-    if state.phase is not Phase.SCORE_DISPUTE or last is None:
-        raise Refusal("no score dispute to resolve", rule(state, "dispute_neutralizes"))
-    if ev.score < 0:
-        raise Refusal(f"a play cannot score {ev.score}", rule(state, "dispute_neutralizes"))
-    delta = ev.score - last.score
+    assert last is not None
+    delta = score - last.score
     scores = add_pair(state.scores, last.player, delta)
     st = replace(
         state,
         scores=scores,
-        last=replace(last, score=ev.score),
+        last=replace(last, score=score, settled_by=by),
         claims=None,
         phase=state.resume_phase,
         clock=state.clock.resume(t),
+        neutral_by=None,
         rulings=ruled(
             state,
             t,
             "dispute_neutralizes",
-            f"score of {last.move or 'the last play'} settled at {ev.score} "
-            f"({ev.by}); clock resumed",
+            f"score of {last.move or 'the last play'} settled at {score} ({how}); clock resumed",
         ),
     )
     if delta:
@@ -87,7 +98,7 @@ def _score_resolved(state: GameState, ev: ScoreResolved, t: int) -> GameState:
                 t,
                 last.player,
                 "adjusted",
-                f"score {last.score} -> {ev.score}",
+                f"score {last.score} -> {score}",
                 delta,
                 scores,
                 st.clock,
@@ -96,6 +107,15 @@ def _score_resolved(state: GameState, ev: ScoreResolved, t: int) -> GameState:
     if st.phase is Phase.OUT_PLAY:
         return out_play(replace(st, phase=Phase.PLAYING), t)
     return st
+
+
+def _score_resolved(state: GameState, ev: ScoreResolved, t: int) -> GameState:
+    last = state.last
+    if state.phase is not Phase.SCORE_DISPUTE or last is None:
+        raise Refusal("no score dispute to resolve", rule(state, "dispute_neutralizes"))
+    if ev.score < 0:
+        raise Refusal(f"a play cannot score {ev.score}", rule(state, "dispute_neutralizes"))
+    return settle_score(state, t, ev.score, ev.by, ev.actor)
 
 
 HANDLERS: dict[type, Callable[[GameState, Any, int], GameState]] = {

@@ -13,7 +13,7 @@ from msgspec.structs import replace
 from engine.clocktext import clock_text
 from engine.equipment.rack import is_subrack, parse_rack
 from engine.errors import EngineError, Refusal
-from engine.events import Bye, EndRacks, Forfeited, Resigned, Signed
+from engine.events import Bye, EndRacks, Forfeited, Resigned, ResultDeclared, Signed
 from engine.rules.procedures.common import (
     add_pair,
     penalty,
@@ -75,7 +75,8 @@ def finish(
                 Ruling(
                     t,
                     v.source("penalty_points"),
-                    f"{state.players[seat]} used {clock_text(over)} overtime: -{pens[seat]} "
+                    f"{state.players[seat]} used {clock_text(over, tenths=True)} overtime: "
+                    f"-{pens[seat]} "
                     f"({v.penalty_points} per {unit}"
                     f"{' or part' if v.penalty_part_counts else ''})",
                 ),
@@ -224,7 +225,7 @@ def _end_racks(state: GameState, ev: EndRacks, t: int) -> GameState:
 def _award(
     state: GameState,
     t: int,
-    winner: int,
+    winner: int | None,
     reason: EndReason,
     spread: int,
     param: str,
@@ -263,6 +264,15 @@ def _resigned(state: GameState, ev: Resigned, t: int) -> GameState:
 def _forfeited(state: GameState, ev: Forfeited, t: int) -> GameState:
     refuse_player(state, ev.player)
     v = variant_of(state)
+    if ev.both:
+        text = (
+            "neither player came: both score 0 and nobody wins"
+            if v.double_absence == "both_zero"
+            else "neither player came: both lose, no spread"
+        )
+        return _award(
+            state, t, None, "absent", 0, "double_absence", f"{text} ({ev.reason}, {ev.by})", (0, 0)
+        )
     w = 1 - ev.player
     param = "lateness_spread" if ev.lateness else "forfeit_spread"
     spread = v.lateness_spread if ev.lateness else v.forfeit_spread
@@ -295,6 +305,24 @@ def _bye(state: GameState, ev: Bye, t: int) -> GameState:
     )
 
 
+def _declared(state: GameState, ev: ResultDeclared, t: int) -> GameState:
+    scores = ev.scores if ev.scores is not None else state.scores
+    winner = None if scores[0] == scores[1] else (0 if scores[0] > scores[1] else 1)
+    stated = "as stated" if ev.scores is not None else "as they stand"
+    return _award(
+        state,
+        t,
+        winner,
+        "declared",
+        abs(scores[0] - scores[1]),
+        "director_rule",
+        f"the director, {ev.by}, ends the game with the scores {stated}: "
+        f"{state.players[0]} {scores[0]} - {scores[1]} {state.players[1]}"
+        + (f" ({ev.reason})" if ev.reason else ""),
+        scores,
+    )
+
+
 def _signed(state: GameState, ev: Signed, t: int) -> GameState:
     refuse_player(state, ev.player)
     if state.phase is not Phase.OVER:
@@ -319,5 +347,6 @@ HANDLERS: dict[type, Callable[[GameState, Any, int], GameState]] = {
     Forfeited: _forfeited,
     Bye: _bye,
     Signed: _signed,
+    ResultDeclared: _declared,
 }
 """The events this module handles."""

@@ -40,7 +40,6 @@ from engine.rules.procedures.common import (
     tiles_of,
     variant_of,
 )
-from engine.rules.procedures.draw import overdraw
 from engine.rules.procedures.ending import end_game, scoreless_check
 from engine.rules.state import GameState, Phase, Play, Ruling, TurnKind
 from engine.rules.variant import load_variant
@@ -108,12 +107,6 @@ def _placed(state: GameState, ev: TilesPlaced, t: int) -> GameState:
             f"{clock_text(-variant_of(state).cutoff_overtime_ms)}: no more plays",
             rule(state, "cutoff"),
         )
-    if state.composing is not None and state.composing.drawn_early:
-        raise Refusal(
-            f"{state.players[p]} has drawn replacement tiles: the turn is complete and "
-            f"{state.composing.move} can no longer be changed",
-            rule(state, "flash_draw_rule"),
-        )
     assert state.board is not None
     try:
         move = parse_move(ev.move, unnamed_blanks=True)
@@ -127,7 +120,6 @@ def _placed(state: GameState, ev: TilesPlaced, t: int) -> GameState:
             f"{ev.move!r} uses {len(pl.new)} tiles; {state.players[p]} holds {state.held[p]}",
             rule(state, "placement_rule"),
         )
-    early = state.composing.drawn_early if state.composing else 0
     comp = Play(
         player=p,
         move=move.gcg(),
@@ -136,7 +128,6 @@ def _placed(state: GameState, ev: TilesPlaced, t: int) -> GameState:
         computed=pl.score,
         words=pl.words,
         tiles=len(pl.new),
-        drawn_early=early,
         unnamed=move.tiles.count("?"),
     )
     return replace(state, composing=comp)
@@ -203,10 +194,11 @@ def pressed(state: GameState, ev: ClockPressed, t: int) -> GameState:
             rule(state, "turn_rule"),
         )
     assert state.board is not None
+    v = variant_of(state)
     pl = comp.placement
-    needed = min(comp.tiles, state.bag + comp.drawn_early) - comp.drawn_early
-    bag = state.bag - max(0, needed)
-    held_after = state.held[p] - comp.tiles + max(0, needed)
+    needed = min(comp.tiles, state.bag)
+    bag = state.bag - needed
+    held_after = state.held[p] - comp.tiles + needed
     out = held_after == 0 and bag == 0
     score = comp.declared if comp.declared is not None else (comp.computed or 0)
     scores = add_pair(state.scores, p, score)
@@ -215,7 +207,7 @@ def pressed(state: GameState, ev: ClockPressed, t: int) -> GameState:
         comp,
         score=score,
         pressed_at=t,
-        accounted=max(0, needed),
+        accounted=needed,
         window_open=True,
         out=out,
         held_before=state.held[p],
@@ -225,7 +217,7 @@ def pressed(state: GameState, ev: ClockPressed, t: int) -> GameState:
     st = replace(
         state,
         board=state.board.with_tiles(pl.new),
-        owed=set_pair(state.owed, p, max(0, needed)),
+        owed=set_pair(state.owed, p, needed),
         bag=bag,
         held=set_pair(state.held, p, held_after),
         scores=scores,
@@ -233,42 +225,14 @@ def pressed(state: GameState, ev: ClockPressed, t: int) -> GameState:
         last=last,
         composing=None,
         turn=opp,
-        scoreless=0,
+        # A play that stands resets the count, unless it scored 0 and the variant
+        # counts zero scores (NZASP 8.1.3, IDN: "six consecutive zero scores").
+        scoreless=state.scoreless + 1 if score == 0 and v.zero_play_scoreless else 0,
         history=history,
     )
-    if comp.drawn_early:
-        st = replace(
-            st,
-            rulings=ruled(
-                st,
-                t,
-                "flash_draw_rule",
-                f"{state.players[p]} drew without pressing: the draw ends the turn, but as a "
-                "flash draw it does not accept it; the opponent may still challenge",
-            ),
-        )
     disputed = (
         comp.declared is not None and comp.computed is not None and comp.declared != comp.computed
     )
-    if needed < 0:
-        st = overdraw(st, t, p, -needed)
-        if disputed:
-            # Settle the overdraw first; the score dispute follows, both claims kept.
-            assert comp.declared is not None
-            assert comp.computed is not None
-            st = replace(
-                st,
-                claims=(comp.declared, comp.computed),
-                resume_phase=Phase.SCORE_DISPUTE,
-                rulings=ruled(
-                    st,
-                    t,
-                    "dispute_neutralizes",
-                    f"{state.players[p]} declared {comp.declared} for {comp.move}; the board "
-                    f"gives {comp.computed}: a score dispute follows the overdraw",
-                ),
-            )
-        return st
     if disputed:
         claims = (comp.declared, comp.computed)
         st = replace(
@@ -289,7 +253,7 @@ def pressed(state: GameState, ev: ClockPressed, t: int) -> GameState:
         return st
     if out:
         return out_play(st, t)
-    return st
+    return scoreless_check(st, t)
 
 
 def _device_times(state: GameState, ev: ClockPressed, t: int) -> GameState:
@@ -435,6 +399,13 @@ def _turn_scored(state: GameState, ev: TurnScored, t: int) -> GameState:
             f"{state.players[p]} has ended only {state.presses[p]} turns; "
             f"turn {index} cannot be scored yet",
             rule(state, "mode" if variant_of(state).mode == "scoresheet" else "turn_rule"),
+        )
+    if state.locked[p] and index > state.locked_presses[p] and ev.score:
+        # TOR-8: from -1:01 on no more plays; a turn ended after it is a pass.
+        raise Refusal(
+            f"{state.players[p]}'s turn {index} came after "
+            f"{clock_text(-variant_of(state).cutoff_overtime_ms)}: no more plays, it scores 0",
+            rule(state, "cutoff"),
         )
     score = ev.score
     st = state
