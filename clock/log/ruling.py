@@ -41,7 +41,8 @@ def chain_path(jsonl: Path) -> Path:
 
 
 def append_ruling(path: Path, event: Event, wall_ms: int) -> tuple[bool, str]:
-    """Check ``event`` on the log's current state with the engine, then append it.
+    """Check the director's ``event`` on the log's current state with the engine, then
+    append it (made by the director, whatever it says).
 
     It is stamped at the table's time now. Returns whether it was appended, and
     the answer in words (the reason and rule if refused). A running table
@@ -53,7 +54,7 @@ def append_ruling(path: Path, event: Event, wall_ms: int) -> tuple[bool, str]:
     events, bad = load_log(path)
     state, _ = replay(events)
     now, _ = table_now(path, state, wall_ms)
-    stamped = replace(event, t=max(now, state.t))
+    stamped = replace(event, t=max(now, state.t), actor="director")
     try:
         apply(state, stamped)
     except Refusal as exc:

@@ -36,6 +36,7 @@ from typing import Any
 
 import aiomqtt
 import msgspec
+from msgspec.structs import replace
 
 from clock.log.eventlog import LogError, export_jsonl
 from clock.table.service import Ack, TableService, Update
@@ -306,7 +307,9 @@ class TablePublisher:
                 event = decode_event(payload)
             except (msgspec.ValidationError, msgspec.DecodeError) as exc:
                 return {"v": STATE_VERSION, "id": ident, "accepted": False, "error": str(exc)}
-            fut = self.service.send(event, "director")
+            # Only the director's role may publish here (deploy/mosquitto ACL): whatever the
+            # payload says, the director made it.
+            fut = self.service.send(replace(event, actor="director"), "director")
             if ident is not None:
                 self._in_flight[ident] = fut
         try:

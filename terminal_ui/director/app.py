@@ -113,6 +113,8 @@ class DirectorApp(App[int]):
         Binding("r", "ruling('resume')", "Resume"),
         Binding("f", "ruling('forfeit')", "Forfeit"),
         Binding("n", "ruling('neutralize')", "Neutralize"),
+        Binding("e", "ruling('end')", "End game"),
+        Binding("p", "ruling('appeal')", "Appeal"),
         Binding("x", "export", "Export"),
         Binding("f4", "toggle_contrast", "Contrast"),
         Binding("ctrl+q", "quit", "Quit", priority=True),

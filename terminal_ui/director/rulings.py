@@ -11,7 +11,7 @@ from typing import Literal
 
 __all__ = ["RulingKind", "parse_time_ms"]
 
-RulingKind = Literal["adjust", "resume", "forfeit", "neutralize"]
+RulingKind = Literal["adjust", "resume", "forfeit", "neutralize", "end", "appeal"]
 
 
 def parse_time_ms(text: str) -> int:

@@ -27,7 +27,7 @@ def test_a_ruling_on_a_sqlite_log_extends_its_chain(tmp_path: Path) -> None:
     assert text == f"accepted: Adjusted (#2), appended to {path}"
     assert verify(path).ok
     events, _ = load_log(path)
-    assert events[-1][1] == Adjusted(t=1_000, by="Dee", player=0, score_delta=-10)
+    assert events[-1][1] == Adjusted(t=1_000, by="Dee", player=0, score_delta=-10, actor="director")
 
 
 def test_a_ruling_on_json_lines_goes_into_the_chain_beside_it(tmp_path: Path) -> None:
@@ -46,7 +46,7 @@ def test_a_ruling_on_json_lines_goes_into_the_chain_beside_it(tmp_path: Path) ->
     # the file is the chain's export: every reader of the file sees the ruling
     events, bad = load_log(path)
     assert not bad
-    assert events[-1][1] == Resumed(t=2_000, by="Dee", director=True)
+    assert events[-1][1] == Resumed(t=2_000, by="Dee", director=True, actor="director")
     # a second ruling extends the same chain
     ok, text = append_ruling(path, Adjusted(by="Dee", player=1, score_delta=5), 0)
     assert ok, text

@@ -24,6 +24,7 @@ from textual.widgets import DataTable, Input, Static
 
 from bench.gamelog import numbered, random_log
 from clock.log.eventlog import EventLog
+from clock.log.files import load_log
 from clock.table.service import TableService
 from clock.timeline import FakeTimeline
 from engine.events import (
@@ -280,7 +281,7 @@ async def test_offline_adjustment_is_checked_appended_and_shown(tmp_path: Path) 
             last = list(log.events())[-1][1]
         assert last == Adjusted(
             t=1_510_000, by="Judge Dee", player=0, score_delta=-10, time_delta_ms=60_000,
-            reason="slow clock",
+            reason="slow clock", actor="director",
         )  # fmt: skip
         await until(pilot, lambda: flags(app)["t1"] == (), "t1 out of overtime")
         row = next(r for r in app.rows if r.label == "t1")
@@ -303,6 +304,27 @@ async def test_offline_adjustment_is_checked_appended_and_shown(tmp_path: Path) 
         assert tail["by"] == "Judge Dee"
         assert tail["t"] >= 100_000
         await until(pilot, lambda: flags(app)["t3"] == (), "t3 running again")
+
+
+async def test_the_director_decides_an_appeal_and_ends_a_game(tmp_path: Path) -> None:
+    logs = three_tables(tmp_path)
+    app = DirectorApp(config(tmp_path, logs))
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: len(app.rows) == 3, "three rows")
+        # t2 awaits a verdict: nothing to appeal yet
+        await select(pilot, "t2")
+        await rule(pilot, "p", verdict="valid")
+        await until(pilot, lambda: "refused" in app.feedback, "the refusal")
+        assert "no verdict to appeal" in app.feedback
+        # the director ends t2 with a stated result, whatever phase it is in
+        await rule(pilot, "e", scores="350-312", reason="the bag was lost")
+        await until(pilot, lambda: "ResultDeclared" in app.feedback, "the answer")
+        assert "accepted" in app.feedback
+        events, _ = load_log(logs[1])
+        state, _ = replay(events)
+        assert state.result is not None
+        assert (state.result.scores, state.result.reason) == ((350, 312), "declared")
+        assert events[-1][1].actor == "director"
 
 
 async def test_ruling_dialog_checks_its_fields(tmp_path: Path) -> None:

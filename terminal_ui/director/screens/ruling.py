@@ -1,7 +1,9 @@
 """The director's ruling dialog: a ruling's fields, checked before it is sent.
 
-Adjust time or score, resume the clock, declare a forfeit, or neutralize the
-clock; the dialog returns the ruling as an event (or None when cancelled).
+Adjust time or score, resume the clock, declare a forfeit, neutralize the
+clock, end the game with a stated result, or decide an appeal against a
+challenge's verdict (as the referee); the dialog returns the ruling as an event,
+made by the director (or None when cancelled).
 """
 
 from __future__ import annotations
@@ -16,7 +18,15 @@ from textual.markup import escape
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
-from engine.events import Adjusted, Event, Forfeited, Neutralized, Resumed
+from engine.events import (
+    Adjusted,
+    Event,
+    Forfeited,
+    Neutralized,
+    ResultDeclared,
+    Resumed,
+    VerdictAppealed,
+)
 from terminal_ui.director.rulings import RulingKind, parse_time_ms
 
 __all__ = ["RulingScreen"]
@@ -26,6 +36,8 @@ _TITLES: dict[str, str] = {
     "resume": "Resume the clock",
     "forfeit": "Declare a forfeit",
     "neutralize": "Neutralize the clock",
+    "end": "End the game with a stated result",
+    "appeal": "Decide an appeal against the verdict (referee)",
 }
 
 
@@ -55,10 +67,17 @@ class RulingScreen(ModalScreen[Event | None]):
             )
             if self.kind in ("adjust", "forfeit"):
                 yield Input(placeholder=f"player: 1 = {p[0]}, 2 = {p[1]}", id="player")
+            if self.kind == "end":
+                yield Input(
+                    placeholder=f"final scores {p[0]}-{p[1]}, e.g. 350-312 (blank: as they stand)",
+                    id="scores",
+                )
+            if self.kind == "appeal":
+                yield Input(placeholder="the play is: valid or invalid", id="verdict")
             if self.kind == "adjust":
                 yield Input(placeholder="score change, e.g. -10 (blank: none)", id="score")
                 yield Input(placeholder="time change, e.g. +1:00 or -30 (blank: none)", id="time")
-            if self.kind != "resume":
+            if self.kind not in ("resume", "appeal"):
                 yield Input(placeholder="reason (logged with your name)", id="reason")
             else:
                 yield Label("Enter resumes the clock; Esc cancels.")
@@ -90,15 +109,22 @@ class RulingScreen(ModalScreen[Event | None]):
         """
         by = self.director
         if self.kind == "resume":
-            return Resumed(by=by, director=True)
+            return Resumed(by=by, director=True, actor="director")
+        if self.kind == "appeal":
+            verdict = self._value("verdict").casefold()
+            if verdict not in ("valid", "invalid"):
+                raise ValueError("the appeal's decision: valid or invalid")
+            return VerdictAppealed(acceptable=verdict == "valid", by=by, actor="director")
         reason = self._value("reason")
         if not reason:
             raise ValueError("a ruling needs a reason")
         if self.kind == "neutralize":
-            return Neutralized(by=by, reason=reason)
+            return Neutralized(by=by, reason=reason, actor="director")
+        if self.kind == "end":
+            return ResultDeclared(by=by, scores=self._scores(), reason=reason, actor="director")
         player = self._player()
         if self.kind == "forfeit":
-            return Forfeited(player=player, reason=reason, by=by)
+            return Forfeited(player=player, reason=reason, by=by, actor="director")
         try:
             score = int(self._value("score") or 0)
         except ValueError:
@@ -106,7 +132,19 @@ class RulingScreen(ModalScreen[Event | None]):
         ms = parse_time_ms(self._value("time"))
         if not score and not ms:
             raise ValueError("an adjustment changes the score or the time")
-        return Adjusted(by=by, player=player, score_delta=score, time_delta_ms=ms, reason=reason)
+        return Adjusted(
+            by=by, player=player, score_delta=score, time_delta_ms=ms, reason=reason,
+            actor="director",
+        )  # fmt: skip
+
+    def _scores(self) -> tuple[int, int] | None:
+        text = self._value("scores")
+        if not text:
+            return None
+        left, sep, right = text.partition("-")
+        if not sep or not left.strip().isdigit() or not right.strip().isdigit():
+            raise ValueError("final scores: two numbers, e.g. 350-312")
+        return int(left), int(right)
 
     def action_submit(self) -> None:
         """Check the fields and return the event."""
