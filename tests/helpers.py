@@ -20,6 +20,7 @@ from textual.widgets import Static
 
 from clock.log.eventlog import EventLog
 from clock.timeline import FakeTimeline
+from engine.events import Event, decode_event
 from engine.rules.replay import replay
 from engine.rules.state import GameState
 from firmware_bridge.venue.broker import (
@@ -67,6 +68,7 @@ __all__ = [
     "owed",
     "play",
     "rulings",
+    "scenario_events",
     "screen_text",
     "started",
     "text_of",
@@ -124,6 +126,23 @@ async def background(
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await task
+
+
+# --- scenarios -----------------------------------------------------------------------
+
+
+def scenario_events(path: Path) -> list[Event]:
+    """The events of a scenario file that the rules accept (its expectations and the
+    lines it expects refused left out), as a table's log would hold them."""
+    events: list[Event] = []
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        if not raw.strip():
+            continue
+        doc = json.loads(raw)
+        if "type" not in doc or "expect_refused" in doc:
+            continue
+        events.append(decode_event(raw))
+    return events
 
 
 # --- the GCG corpus ------------------------------------------------------------------

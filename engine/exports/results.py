@@ -42,8 +42,10 @@ class GameResult:
 
     @property
     def unrated(self) -> bool:
-        """Byes and forfeits carry a spread but are not rated games."""
-        return self.reason in ("bye", "forfeit", "lateness")
+        """Byes and forfeits carry a spread but are not rated games. A resignation counts
+        as a forfeit (the variant's forfeit spread, as at the table); a double absence is
+        a loss for both."""
+        return self.reason in ("bye", "forfeit", "lateness", "resigned", "absent")
 
 
 def game_result(state: GameState, round_: int | None = None) -> GameResult:
@@ -122,7 +124,10 @@ def _table(
                     rows[name][g.round] = _Cell("B", 0, 0, g.spread, True)
                     continue
                 won = g.winner == seat
-                letter = "T" if g.winner is None else ("W" if won else "L")
+                if g.reason == "absent":
+                    letter = "L"  # neither came: both lose, no spread
+                else:
+                    letter = "T" if g.winner is None else ("W" if won else "L")
                 if g.unrated:
                     spread = g.spread if won else -g.spread
                 else:

@@ -60,6 +60,8 @@ class CheckResult:
     """Every problem, in line order."""
     final_scores: dict[str, int] = field(default_factory=dict)
     """Each player's last cumulative score, by nickname."""
+    warnings: tuple[Problem, ...] = ()
+    """What a reader should know but is not an error (a score settled at the table)."""
 
     def to_json(self) -> dict[str, Any]:
         """The ``--json`` form of the result."""
@@ -69,6 +71,7 @@ class CheckResult:
             "complete": self.complete,
             "errors": [{"line": p.line, "message": p.message} for p in self.errors],
             "final_scores": self.final_scores,
+            "warnings": [{"line": p.line, "message": p.message} for p in self.warnings],
         }
 
 
@@ -101,11 +104,16 @@ class _Replay:
         # After a wrong total, the recomputed one: a later line that agrees with it was
         # right, and the slip is reported once.
         self.alt_total: list[int | None] = [None, None]
+        self.warnings: list[Problem] = []
 
     # --- helpers -------------------------------------------------------------
     def err(self, ev: Event | int, message: str) -> None:
         line = ev if isinstance(ev, int) else ev.line
         self.problems.append(Problem(line, message))
+
+    def warn(self, ev: Event | int, message: str) -> None:
+        line = ev if isinstance(ev, int) else ev.line
+        self.warnings.append(Problem(line, message))
 
     def bag(self) -> int:
         return self.ts.total - self.board.tile_count() - self.held[0] - self.held[1]
@@ -215,10 +223,13 @@ class _Replay:
         if pl.score != ev.score:
             words = ", ".join(f"{w} {s}" for w, s in zip(pl.words, pl.word_scores, strict=True))
             bonus = f" + {self.ts.bingo_bonus} bonus" if pl.bingo else ""
-            self.err(
-                ev,
-                f"play {ev.move.gcg()!r} scores {pl.score} ({words}{bonus}), not {ev.score:+d}",
-            )
+            text = f"play {ev.move.gcg()!r} scores {pl.score} ({words}{bonus}), not {ev.score:+d}"
+            if _settled(ev) == ev.score:
+                # The players settled this score at the table (a #rackclock-settled line):
+                # it stands, as a recorded score does, and is reported, not refused.
+                self.warn(ev, f"{text}: settled at the table")
+            else:
+                self.err(ev, text)
         self.check_total(p, ev)
         self.last = (p, ev, pl, self.held[p], self.scoreless)
         self.board = self.board.with_tiles(pl.new)
@@ -437,7 +448,7 @@ def check_record(record: GameRecord, variant: Variant, *, label: str = "<record>
                 rp.err(pragma.line, f"#{pragma.name} {pragma.value!r} cannot be with this board")
     final = {nick: rp.total[i] for i, nick in enumerate(rp.nicks)}
     errors = tuple(sorted(rp.problems, key=lambda pr: pr.line))
-    return CheckResult(label, not errors, rp.complete(), errors, final)
+    return CheckResult(label, not errors, rp.complete(), errors, final, tuple(rp.warnings))
 
 
 def check_bytes(data: bytes, label: str, variant: Variant) -> CheckResult:
@@ -455,3 +466,14 @@ def check_bytes(data: bytes, label: str, variant: Variant) -> CheckResult:
         return result
     errors = tuple(sorted(syntax + result.errors, key=lambda pr: pr.line))
     return CheckResult(label, False, False, errors, result.final_scores)
+
+
+SETTLED_PRAGMA = "rackclock-settled"
+"""After a play: the score the players settled at the table (it may differ from the board's)."""
+
+
+def _settled(ev: Event) -> int | None:
+    for pragma in ev.pragmas:
+        if pragma.name == SETTLED_PRAGMA and pragma.value.strip().lstrip("-").isdigit():
+            return int(pragma.value)
+    return None

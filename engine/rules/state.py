@@ -58,6 +58,7 @@ TurnKind = Literal[
     "end_racks",
     "penalty",
     "adjusted",
+    "rescored",
 ]
 """What a line of the game's history records."""
 

@@ -65,6 +65,7 @@ def _sheet_label(h: Turn, n: int) -> str | None:
         "penalty": "  time",
         "end_racks": "  rack",
         "adjusted": "  adj",
+        "rescored": "  fix",
     }.get(h.kind)
 
 

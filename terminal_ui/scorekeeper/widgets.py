@@ -111,7 +111,10 @@ class ResultScreen(ModalScreen[None]):
         self.refresh_state(app.state)
 
     def refresh_state(self, st: GameState) -> None:
-        """Show the result and who has signed."""
+        """Show the result and who has signed (once composed: ``on_mount`` shows the
+        state then, so an update that comes first is not lost)."""
+        if not self.is_mounted:
+            return
         self.query_one("#result", Static).update("\n".join(result_lines(st)))
         marks = [
             f"{escape(st.players[i])}: {'signed' if st.signed[i] else 'not yet signed'}"

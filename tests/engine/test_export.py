@@ -12,9 +12,20 @@ from __future__ import annotations
 import pytest
 
 from bench.gamelog import BOARD_VARIANTS, numbered, random_log
-from engine.events import Adjusted, GameStarted, TurnScored
+from engine.events import (
+    Adjusted,
+    ClockPressed,
+    EndRacks,
+    Event,
+    GameStarted,
+    Passed,
+    Resigned,
+    ScoreResolved,
+    TilesPlaced,
+    TurnScored,
+)
 from engine.exports.gcg import ExportError, clock_annotation, to_gcg
-from engine.gcg import check_record, read_gcg, write_gcg
+from engine.gcg import GameRecord, check_record, parse_gcg, read_gcg, write_gcg
 from engine.gcg.record import EventKind
 from engine.rules.replay import replay
 from engine.rules.state import GameState
@@ -88,3 +99,52 @@ def test_a_scoresheet_game_cannot_be_exported() -> None:
     assert not rejected
     with pytest.raises(ExportError, match="scoresheet"):
         to_gcg(state)
+
+
+def _played(events: list[Event]) -> GameState:
+    state, rejected = replay(numbered(events))
+    assert not rejected, rejected
+    return state
+
+
+def test_a_score_settled_at_the_table_is_the_score_in_the_record() -> None:
+    # Ann declares 30 for WINDY (the board gives 32); the players settle at 22 (as
+    # they agreed at the table): the record scores WINDY 22 and ends where the
+    # table shows, with no director's note; our checker accepts it.
+    events: list[Event] = [
+        GameStarted(t=0, variant="nzasp", players=("Ann", "Ben")),
+        TilesPlaced(t=30_000, player=0, move="8D WINDY", score=30),
+        ClockPressed(t=31_000, player=0),
+        ScoreResolved(t=40_000, score=22),
+        *(Passed(t=41_000 + i, player=(i + 1) % 2) for i in range(6)),
+        EndRacks(t=50_000, racks=("AEIRSTT", "AEILNOU")),
+    ]
+    state = _played(events)
+    assert state.result is not None
+    record = to_gcg(state)
+    text = write_gcg(record)
+    assert "director" not in text
+    windy = next(ev for ev in record.events if ev.move is not None)
+    assert (windy.score, windy.cumulative) == (22, 22)
+    check = check_record(read_gcg_text(text), load_variant("nzasp"))
+    assert check.ok, check.errors
+    assert check.final_scores == {"Ann": state.result.scores[0], "Ben": state.result.scores[1]}
+
+
+def test_a_resignation_reads_as_the_table_shows() -> None:
+    events: list[Event] = [
+        GameStarted(t=0, variant="nzasp", players=("Ann", "Ben")),
+        TilesPlaced(t=30_000, player=0, move="8D WINDY", score=32),
+        ClockPressed(t=31_000, player=0),
+        Resigned(t=40_000, player=1),
+    ]
+    state = _played(events)
+    text = write_gcg(to_gcg(state))
+    assert "#note result: Ann wins by resigned, spread 50" in text
+    assert "#rackclock-result resigned 32 0 Ann 50" in text
+
+
+def read_gcg_text(text: str) -> GameRecord:
+    parsed = parse_gcg(text)
+    assert not parsed.errors, parsed.errors
+    return parsed.record

@@ -23,7 +23,7 @@ from tests.helpers import (
 )
 
 RACKCLOCK = Path(sys.executable).parent / "rackclock"
-JSON_KEYS = {"file", "ok", "complete", "errors", "final_scores"}
+JSON_KEYS = {"file", "ok", "complete", "errors", "final_scores", "warnings"}
 
 
 def gcg_check(*args: str | Path) -> subprocess.CompletedProcess[str]:

@@ -97,7 +97,7 @@ def settle_score(state: GameState, t: int, score: int, how: str, by: Actor | Non
                 st,
                 t,
                 last.player,
-                "adjusted",
+                "rescored",
                 f"score {last.score} -> {score}",
                 delta,
                 scores,
