@@ -37,6 +37,11 @@ def register(sub: Any) -> None:
         "--clock", default="emulated", help="emulated (default), serial:PATH, mqtt:URL"
     )
     cmd.add_argument("--high-contrast", action="store_true", help="the high-contrast theme")
+    cmd.add_argument(
+        "--new-game",
+        action="store_true",
+        help="start a new game after the log's finished one (a finished game is shown otherwise)",
+    )
     cmd.set_defaults(handler=run)
 
 
@@ -58,6 +63,7 @@ def run(args: argparse.Namespace) -> int:
         players=args.players,
         first=args.first,
         clock=args.clock,
+        new_game=args.new_game,
         high_contrast=args.high_contrast,
     )
     result = ScorekeeperApp(cfg).run()

@@ -50,6 +50,11 @@ def register(sub: Any) -> None:
         default=250,
         help="device-authoritative: a gap beyond this becomes a ruling",
     )
+    cmd.add_argument(
+        "--new-game",
+        action="store_true",
+        help="start a new game after the log's finished one (a finished game is shown otherwise)",
+    )
     cmd.set_defaults(handler=run)
 
 
@@ -69,6 +74,7 @@ def run(args: argparse.Namespace) -> int:
         clock=args.clock,
         authority=args.authority,
         drift_ms=args.drift_ms,
+        new_game=args.new_game,
     )
 
     async def main() -> int:

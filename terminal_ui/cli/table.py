@@ -35,6 +35,11 @@ def register(sub: Any) -> None:
     )
     cmd.add_argument("--words", type=Path, help="word list for self-adjudication")
     cmd.add_argument("--high-contrast", action="store_true", help="the high-contrast theme")
+    cmd.add_argument(
+        "--new-game",
+        action="store_true",
+        help="start a new game after the log's finished one (a finished game is shown otherwise)",
+    )
     cmd.set_defaults(handler=run)
 
 
@@ -58,6 +63,7 @@ def run(args: argparse.Namespace) -> int:
         first=args.first,
         mode=args.mode,
         clock=args.clock,
+        new_game=args.new_game,
         words=words,
         high_contrast=args.high_contrast,
     )

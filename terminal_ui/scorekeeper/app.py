@@ -169,6 +169,7 @@ class ScorekeeperApp(App[int]):
             first=cfg.first,
             mode="scoresheet",
             clock=cfg.clock,
+            new_game=cfg.new_game,
             heartbeat_ms=cfg.heartbeat_ms,
         )
         try:

@@ -26,6 +26,8 @@ class ScorekeeperConfig:
     first: int = 0
     clock: str = "emulated"
     """The clock: ``emulated`` (driven by the players' keys), ``serial:PATH`` or ``mqtt:URL``."""
+    new_game: bool = False
+    """Start a new game after the log's finished one (see :mod:`clock.table.session`)."""
     high_contrast: bool = False
     timeline: Timeline = field(default_factory=MonotonicTimeline)
     """Where the table's time comes from (a FakeTimeline in tests)."""

@@ -111,13 +111,13 @@ class ResultScreen(ModalScreen[None]):
         self.refresh_state(app.state)
 
     def refresh_state(self, st: GameState) -> None:
-        """Show the result and who has signed (once composed: ``on_mount`` shows the
-        state then, so an update that comes first is not lost)."""
-        if not self.is_mounted:
-            return
-        self.query_one("#result", Static).update("\n".join(result_lines(st)))
+        """Show the result and who has signed (an update that comes before the dialog is
+        composed finds nothing to update: ``on_mount`` shows the state then)."""
         marks = [
             f"{escape(st.players[i])}: {'signed' if st.signed[i] else 'not yet signed'}"
             for i in (0, 1)
         ]
-        self.query_one("#signed", Static).update("   ".join(marks))
+        for result in self.query("#result").results(Static):
+            result.update("\n".join(result_lines(st)))
+        for signed in self.query("#signed").results(Static):
+            signed.update("   ".join(marks))

@@ -111,6 +111,7 @@ class TableApp(App[int]):
             first=cfg.first,
             mode=cfg.mode,
             clock=cfg.clock,
+            new_game=cfg.new_game,
         )
         try:
             session = open_table(spec, timeline=cfg.timeline)

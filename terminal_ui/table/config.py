@@ -31,6 +31,8 @@ class TableConfig:
     """The clock: ``emulated`` (driven by the keys), ``serial:PATH`` or ``mqtt:URL``
     (a clock on a venue broker: the table is then published there too, so the
     director and the hub see it)."""
+    new_game: bool = False
+    """Start a new game after the log's finished one (see :mod:`clock.table.session`)."""
     words: WordList | None = None
     """A word list for self-adjudication; None means an adjudicator rules."""
     high_contrast: bool = False

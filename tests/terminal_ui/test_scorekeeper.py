@@ -569,3 +569,24 @@ def test_snapshot_result(snap_compare: Any, tmp_path: Path) -> None:
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+async def test_a_finished_game_reopens_with_its_result(tmp_path: Path) -> None:
+    tl = FakeTimeline()
+    app = make_app(tmp_path, tl)
+    async with app.run_test(size=SIZE) as pilot:
+        await started(pilot)
+        await type_entry(pilot, "resign")
+        await until(pilot, lambda: app.state.phase is Phase.OVER, "the resignation")
+        await pilot.press("ctrl+q")
+    again = make_app(tmp_path, tl)
+    async with again.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(again.screen, ResultScreen), "the result")
+        assert again.state.phase is Phase.OVER
+        assert again.state.games == 1  # no new game unless asked
+        shown = str(again.screen.query_one("#result", Static).render())
+        assert "Ben wins" in shown or "Ann" in shown
+    third = make_app(tmp_path, tl, new_game=True)
+    async with third.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: third.state.games == 2, "the new game, as asked")
+        assert third.state.phase is Phase.PLAYING

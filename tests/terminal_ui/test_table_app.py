@@ -473,3 +473,22 @@ async def test_a_resumed_game_comes_back_neutralized_with_the_gap(tmp_path: Path
         assert game(app).clock.running == 1
         right = app.query_one("#p1", PlayerClock)
         await until(pilot, lambda: right.has_class("-running"), "Ben's clock to run")
+
+
+async def test_a_finished_signed_game_is_shown_and_a_new_one_starts_when_asked(
+    tmp_path: Path,
+) -> None:
+    async with TableApp(config(tmp_path)).run_test(size=(80, 24)) as pilot:
+        app = await started(pilot)
+        await command(pilot, "resign", lambda: game(app).phase is Phase.OVER)
+        await pilot.press("f1", "f2")
+        await until(pilot, lambda: game(app).signed == (True, True), "both signatures")
+    async with TableApp(config(tmp_path)).run_test(size=(80, 24)) as pilot:
+        app = await started(pilot)
+        assert game(app).phase is Phase.OVER
+        assert game(app).games == 1
+        assert "game over" in text_of(app, "#phase")
+    async with TableApp(config(tmp_path, new_game=True)).run_test(size=(80, 24)) as pilot:
+        app = await started(pilot)
+        await until(pilot, lambda: game(app).games == 2, "the new game, as asked")
+        assert game(app).phase is Phase.PLAYING
