@@ -213,6 +213,18 @@ class EventLog:
                 has an unknown format version, or its head does not match its last row.
         """
         shown = _shown(path)
+        where = Path(path)
+        if where.is_dir():
+            raise LogError(f"{shown} is a folder; give an event log file (e.g. table.sqlite)")
+        if create and not where.exists() and not where.parent.is_dir():
+            raise LogError(
+                f"cannot create {shown}: the folder {str(where.parent)!r} does not exist"
+            )
+        if where.is_file() and _looks_like_json_lines(where):
+            raise LogError(
+                f"{shown} is a JSON Lines export, not an event log: import it first "
+                f"(rackclock log import {where} NEW.sqlite)"
+            )
         try:
             conn = sqlite3.connect(
                 _uri(path, "rwc" if create else "rw"),
@@ -348,8 +360,11 @@ class EventLog:
         where = "" if include_refused else " WHERE refused = 0"
         cur = self._db.execute(f"SELECT seq, t, body FROM events{where} ORDER BY seq")
         for seq, t, body in cur:
+            # A body edited by hand outside the chain may come back as TEXT; read it as
+            # written and let verify() report the edit.
+            raw = body.encode("utf-8") if isinstance(body, str) else bytes(body)
             try:
-                event = decode_event(bytes(body))
+                event = decode_event(raw)
             except (msgspec.ValidationError, msgspec.DecodeError) as exc:
                 raise LogError(f"{_shown(self.path)} seq {seq}: cannot read event: {exc}") from exc
             yield seq, _with_t(event, t)
@@ -394,6 +409,16 @@ def _prepare(conn: sqlite3.Connection, shown: str, *, create: bool, created: str
             )
     except sqlite3.Error as exc:
         raise LogError(f"{shown} is not a rackclock event log: {exc}") from exc
+
+
+def _looks_like_json_lines(path: Path) -> bool:
+    """Whether the file starts like JSON Lines (an event export) rather than SQLite."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(64).lstrip()
+    except OSError:
+        return False
+    return head.startswith(b"{")
 
 
 def _table_names(conn: sqlite3.Connection) -> set[str]:

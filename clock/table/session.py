@@ -43,6 +43,7 @@ __all__ = [
     "SessionError",
     "TableSession",
     "TableSpec",
+    "mqtt_url",
     "starts_a_game",
 ]
 
@@ -54,7 +55,23 @@ Publisher = Callable[[TableService, str], contextlib.AbstractAsyncContextManager
 """Publishes a running table on the venue broker at the URL (an ``mqtt:`` clock's URL)."""
 
 ClockSpec = str
-"""``emulated``, ``none``, ``serial:PATH[,options]`` or ``mqtt:URL``."""
+"""``emulated``, ``none``, ``serial:PATH[,options]``, or a broker URL (``mqtt://...``,
+``mqtts://...``, also written ``mqtt:mqtt://...``)."""
+
+
+def mqtt_url(clock: ClockSpec) -> str | None:
+    """The broker URL of a clock on MQTT, or None for any other clock.
+
+    >>> mqtt_url("mqtt://venue:1883/club/t7"), mqtt_url("mqtt:mqtts://venue/club/t7")
+    ('mqtt://venue:1883/club/t7', 'mqtts://venue/club/t7')
+    >>> mqtt_url("serial:/dev/ttyACM0") is None
+    True
+    """
+    if clock.startswith(("mqtt://", "mqtts://")):
+        return clock
+    if clock.startswith("mqtt:"):
+        return clock.removeprefix("mqtt:")
+    return None
 
 
 class SessionError(ValueError):
@@ -147,7 +164,7 @@ class TableSession:
         """The table's clock service."""
         self.started: Ack | None = None
         """The answer to the game start, when this session started a game."""
-        self._publish = publish if spec.clock.startswith("mqtt:") else None
+        self._publish = publish if mqtt_url(spec.clock) is not None else None
         self._attached = contextlib.AsyncExitStack()
 
     async def __aenter__(self) -> TableSession:
@@ -168,7 +185,8 @@ class TableSession:
         await self.service.start()
         if self._publish is not None:
             # The table's state and director commands on the same broker as its clock.
-            url = self.spec.clock.removeprefix("mqtt:")
+            url = mqtt_url(self.spec.clock)
+            assert url is not None
             await self._attached.enter_async_context(self._publish(self.service, url))
 
     async def begin(self) -> None:

@@ -419,8 +419,17 @@ def check_record(record: GameRecord, variant: Variant, *, label: str = "<record>
     """Replay ``record`` under ``variant``'s rules and report every inconsistency."""
     rp = _Replay(record, variant)
     ts = rp.ts
-    if len(record.players) != 2:
-        rp.err(0, "the record does not name two players")
+    nicks = [pl.nick for pl in record.players]
+    if len(record.players) != 2 or len(set(nicks)) != 2:
+        # The moves cannot be replayed without two players to give them to: this one
+        # problem is reported, not every move after it.
+        if len(record.players) != 2:
+            rp.err(0, "the record does not name two players")
+        errors = tuple(sorted(rp.problems, key=lambda pr: pr.line))
+        return CheckResult(label, False, False, errors, {}, ())
+    names = [pl.name for pl in record.players]
+    if names[0] and names[0].casefold() == names[1].casefold():
+        rp.warn(0, f"both players are named {names[0]!r}: results would mix them up")
     dispatch = {
         EventKind.PLACEMENT: rp.placement,
         EventKind.WITHDRAWN: rp.withdrawn,
@@ -465,7 +474,7 @@ def check_bytes(data: bytes, label: str, variant: Variant) -> CheckResult:
     if not syntax:
         return result
     errors = tuple(sorted(syntax + result.errors, key=lambda pr: pr.line))
-    return CheckResult(label, False, False, errors, result.final_scores)
+    return CheckResult(label, False, False, errors, result.final_scores, result.warnings)
 
 
 SETTLED_PRAGMA = "rackclock-settled"

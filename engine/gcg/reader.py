@@ -30,6 +30,8 @@ _EVENT = re.compile(r">(\S+?):(?:\s+(.*))?")
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 _NEWLINE_BYTES = re.compile(rb"\r\n|\r|\n")
 
+_EARLY_MOVE = "moves begin before both #player1 and #player2"
+
 # Pragmas that must come before the first event.
 _HEADER_ONLY = {"player1", "player2", "title", "description", "id", "lexicon"}
 
@@ -226,7 +228,8 @@ def parse_gcg(data: bytes | str) -> ParseResult:
         if line.startswith(">"):
             last_was_note = False
             if len(players) != 2:
-                errors.append(GcgError(lineno, "moves begin before both #player1 and #player2"))
+                if not any(e.message == _EARLY_MOVE for e in errors):  # once, not every move
+                    errors.append(GcgError(lineno, _EARLY_MOVE))
                 players_t: tuple[Player, ...] = ()
             else:
                 players_t = tuple(players)

@@ -97,8 +97,14 @@ class WordList:
             source: Where it was read from, quoted in errors (``name`` if not given).
 
         Raises:
-            WordListError: It holds no word at all.
+            WordListError: It is not text (a NUL byte: a database or a program given
+                by mistake), or it holds no word at all.
         """
+        nul = raw.find(b"\x00")
+        if nul >= 0:
+            raise WordListError(
+                f"word list {source or name!r} is not a text file (a NUL byte at offset {nul})"
+            )
         try:
             text = raw.decode("utf-8-sig")
         except UnicodeDecodeError:

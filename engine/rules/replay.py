@@ -34,15 +34,26 @@ class Rejected(msgspec.Struct, frozen=True):
     """The rule that refused it."""
 
 
+class _Refused(msgspec.Struct):
+    refused: bool = False
+
+
+_mark = msgspec.json.Decoder(_Refused)
+
+
 def parse_jsonl(text: str) -> tuple[list[tuple[int, Event]], list[Rejected]]:
-    """Decode JSON Lines; malformed lines are reported with their line number."""
+    """Decode JSON Lines; malformed lines are reported with their line number, and lines
+    marked ``"refused": true`` (refused commands kept for forensics) are skipped."""
     events: list[tuple[int, Event]] = []
     bad: list[Rejected] = []
     for lineno, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
-            events.append((lineno, decode_event(line)))
+            event = decode_event(line)
+            if _mark.decode(line).refused:
+                continue  # a refused command kept for forensics is never replayed
+            events.append((lineno, event))
         except (msgspec.ValidationError, msgspec.DecodeError) as exc:
             bad.append(
                 Rejected(

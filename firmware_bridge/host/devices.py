@@ -5,8 +5,9 @@ path, ``hwgrep://VID:PID`` or ``socket://host:port``. Options follow the URL
 after commas: ``serial:/dev/ttyACM0,hexdump=/var/log/table7.hex`` logs every
 byte in and out for dispute forensics.
 
-``mqtt:URL`` opens :class:`firmware_bridge.host.mqtt_clock.MqttClock`; the URL's
-path names the table: ``mqtt:mqtt://broker:1883/<venue>/<table>`` (docs/mqtt.md).
+A broker URL opens :class:`firmware_bridge.host.mqtt_clock.MqttClock`; its path
+names the table: ``mqtt://broker:1883/<venue>/<table>`` (also written
+``mqtt:mqtt://...``; docs/mqtt.md).
 
 :func:`open_table` wires these transports (and the venue publisher) into the one
 way a table comes up, :class:`clock.table.session.TableSession`.
@@ -17,7 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from clock.device.interface import ClockDevice
-from clock.table.session import TableSession, TableSpec
+from clock.table.session import TableSession, TableSpec, mqtt_url
 from clock.timeline import Timeline
 
 __all__ = ["open_device", "open_table", "parse_serial_spec"]
@@ -65,11 +66,12 @@ def open_device(
             hexdump=dump,
             baudrate=int(options.get("baudrate", "115200")),
         )
-    if spec.startswith("mqtt:"):
-        # mqtt:mqtt[s]://[user[:password]@]host[:port]/<venue>/<table>[?ca=...] (docs/mqtt.md)
+    broker = mqtt_url(spec)
+    if broker is not None:
+        # mqtt[s]://[user[:password]@]host[:port]/<venue>/<table>[?ca=...] (docs/mqtt.md)
         from firmware_bridge.host.mqtt_clock import MqttClock
 
-        return MqttClock.from_url(spec.removeprefix("mqtt:"))
+        return MqttClock.from_url(broker)
     return None
 
 

@@ -142,7 +142,7 @@ class TablePublisher:
     def from_url(cls, service: TableService, url: str, *, expiry_s: int = 10) -> TablePublisher:
         """The publisher for the table named by the URL path (``mqtt://host/<venue>/<table>``).
 
-        ``rackclock serve --clock mqtt:URL`` can attach one with the same URL.
+        ``rackclock serve --clock mqtt://BROKER/VENUE/TABLE`` can attach one with the same URL.
         """
         return cls(service, parse_url(url), expiry_s=expiry_s, refresh_s=min(3.0, expiry_s / 3))
 

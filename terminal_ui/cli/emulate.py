@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import importlib
 import logging
 import os
 import sys
@@ -164,12 +163,38 @@ async def _play(
 
 
 async def emulate(
-    args: argparse.Namespace, out: TextIO = sys.stdout, err: TextIO = sys.stderr
+    args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None
 ) -> int:
-    """Run the emulated clock; returns the exit status."""
+    """Run the emulated clock; returns the exit status (``out``/``err``: the standard
+    streams by default, as they are when it runs)."""
+    out = out or sys.stdout
+    err = err or sys.stderr
     from firmware_bridge.device.firmware import ClockFirmware, Display
+    from firmware_bridge.device.mqtt_device import run_mqtt
     from firmware_bridge.device.serial_runner import run_serial
+    from firmware_bridge.venue.mqtt_session import parse_url
 
+    # Everything a user gave is checked before the clock starts.
+    if args.mqtt:
+        try:
+            parse_url(args.mqtt)
+        except ValueError as exc:
+            err.write(f"rackclock emulate-clock: {exc}\n")
+            return 2
+    script: list[str] | None = None
+    if args.script is not None:
+        try:
+            script = args.script.read_text(encoding="utf-8").splitlines()
+            for n, line in enumerate(script, start=1):
+                try:
+                    parse_command(line)
+                except ValueError as bad:
+                    raise ValueError(f"line {n}: {bad}") from None
+        except (OSError, UnicodeDecodeError, ValueError) as exc:
+            err.write(
+                f"rackclock emulate-clock: cannot read the script {str(args.script)!r}: {exc}\n"
+            )
+            return 2
     runner: Awaitable[None]
     fw = ClockFirmware(
         args.device_id,
@@ -179,14 +204,6 @@ async def emulate(
     if args.serial:
         runner = run_serial(fw, args.serial, hexdump=args.hexdump)
     else:
-        try:
-            mqtt = importlib.import_module("firmware_bridge.device.mqtt_device")
-        except ImportError:
-            mqtt = None
-        run_mqtt = getattr(mqtt, "run_mqtt", None)
-        if run_mqtt is None:
-            err.write("emulate-clock: MQTT is not available (firmware_bridge.device.mqtt_device)\n")
-            return 2
         runner = run_mqtt(fw, args.mqtt, args.table)
 
     last = [""]
@@ -212,18 +229,20 @@ async def emulate(
         return True
 
     saved: list[Any] | None = None
-    stdin_fd = sys.stdin.fileno()
-    if args.script is not None:
+    stdin_fd = -1
+    if script is not None:
         queue: asyncio.Queue[str | None] = asyncio.Queue()
-        for line in args.script.read_text(encoding="utf-8").splitlines():
+        for line in script:
             queue.put_nowait(line)
         queue.put_nowait(None)
     elif args.keys:
+        stdin_fd = sys.stdin.fileno()
         if os.isatty(stdin_fd):
             saved = termios.tcgetattr(stdin_fd)
             tty.setcbreak(stdin_fd)
         queue = _input(stdin_fd, single_keys=True)
     else:
+        stdin_fd = sys.stdin.fileno()
         queue = _input(stdin_fd, single_keys=False)
 
     show(fw.display())
@@ -233,9 +252,9 @@ async def emulate(
     try:
         done, _ = await asyncio.wait({device, buttons}, return_when=asyncio.FIRST_COMPLETED)
         if device in done:
-            exc = device.exception()
-            if exc is not None:
-                err.write(f"emulate-clock: {exc}\n")
+            failure = device.exception()
+            if failure is not None:
+                err.write(f"emulate-clock: {failure}\n")
                 status = 1
         else:
             await asyncio.sleep(QUIT_FLUSH_S)
@@ -246,8 +265,9 @@ async def emulate(
                 await task
         if saved is not None:
             termios.tcsetattr(stdin_fd, termios.TCSADRAIN, saved)
-        with contextlib.suppress(ValueError, OSError):
-            asyncio.get_running_loop().remove_reader(stdin_fd)
+        if stdin_fd >= 0:
+            with contextlib.suppress(ValueError, OSError):
+                asyncio.get_running_loop().remove_reader(stdin_fd)
     return status
 
 

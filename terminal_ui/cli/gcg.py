@@ -9,8 +9,9 @@ import sys
 from typing import Any
 
 from clock.files import check_file, load_variant
+from engine import Variant
 from engine.errors import DataFileError
-from engine.gcg import CheckResult
+from engine.gcg import CheckResult, Problem
 
 __all__ = ["register"]
 
@@ -45,12 +46,28 @@ def _human(result: CheckResult) -> str:
     scores = ", ".join(f"{nick} {score}" for nick, score in result.final_scores.items())
     if result.ok:
         state = "complete" if result.complete else "incomplete"
-        return f"OK    {result.file}  ({state}; {scores})"
-    lines = [f"FAIL  {result.file}"]
+        lines = [f"OK    {result.file}  ({state}; {scores})"]
+    else:
+        lines = [f"FAIL  {result.file}"]
     for p in result.errors:
         where = f"line {p.line}" if p.line else "file"
         lines.append(f"  {where}: {p.message}")
+    for p in result.warnings:
+        where = f"line {p.line}" if p.line else "file"
+        lines.append(f"  {where}: warning: {p.message}")
     return "\n".join(lines)
+
+
+def _checked(path: str, variant: Variant) -> CheckResult:
+    """One file's result; a file that trips the checker itself is reported, and the next
+    file is still checked."""
+    try:
+        return check_file(path, variant)
+    except Exception as exc:
+        problem = Problem(
+            0, f"the checker could not read this record ({type(exc).__name__}: {exc})"
+        )
+        return CheckResult(path, False, False, (problem,))
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -62,7 +79,7 @@ def run_check(args: argparse.Namespace) -> int:
         return 2
     all_ok = True
     for path in args.files:
-        result = check_file(path, variant)
+        result = _checked(path, variant)
         all_ok &= result.ok
         if args.json:
             sys.stdout.write(json.dumps(result.to_json(), ensure_ascii=False) + "\n")

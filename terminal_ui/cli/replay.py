@@ -10,6 +10,7 @@ from typing import Any
 
 from clock.log.files import load_log
 from engine.clocktext import clock_text
+from engine.events import GameStarted
 from engine.rules.replay import replay, report
 
 __all__ = ["register"]
@@ -28,6 +29,9 @@ def register(sub: Any) -> None:
     cmd.add_argument("file", metavar="FILE", help="an event log (.sqlite) or JSON Lines file")
     cmd.add_argument("--at", type=int, metavar="MS", help="instant on the table's timeline")
     cmd.add_argument("--json", action="store_true", help="print one JSON object")
+    cmd.add_argument(
+        "--force", action="store_true", help="replay a log whose hash chain is broken (warned)"
+    )
     cmd.set_defaults(handler=run)
 
 
@@ -75,16 +79,46 @@ def _human(rep: dict[str, Any]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Replay and print; exit 1 if the file cannot be read."""
+    """Replay and print. Exit 1 when the file cannot be read, holds no game, or (a SQLite
+    log) its hash chain is broken, unless ``--force``; unreadable lines are reported."""
+    from clock.log.eventlog import verify
+    from clock.log.files import is_sqlite
     from engine.errors import EngineError
 
     path = Path(args.file)
+    name = f"rackclock replay: {path}"
     try:
+        chain = verify(path) if is_sqlite(path) else None
         events, bad = load_log(path)
+    except IsADirectoryError:
+        sys.stderr.write(f"{name}: a folder, not a log file\n")
+        return 1
     except (OSError, EngineError) as exc:
-        sys.stderr.write(f"rackclock replay: {path}: {exc}\n")
+        sys.stderr.write(f"{name}: {exc}\n")
+        return 1
+    if chain is not None and not chain.ok:
+        # The first altered event says more than a missing trigger does.
+        first = next((p for p in chain.problems if p[0]), chain.problems[0])
+        where = f"seq {first[0]}" if first[0] else "the file"
+        sys.stderr.write(
+            f"{name}: the hash chain is broken ({where}: {first[1]}; {len(chain.problems)} "
+            "problem(s), see rackclock log verify): this may not be what the table logged"
+            + ("; replaying anyway (--force)\n" if args.force else "; --force replays it\n")
+        )
+        if not args.force:
+            return 1
+    if not any(isinstance(ev, GameStarted) for _, ev in events):
+        sys.stderr.write(
+            f"{name}: holds no game ({len(bad)} unreadable line(s)); a log starts with "
+            "game_started (docs/events.md)\n"
+        )
+        for r in bad[:5]:
+            sys.stderr.write(f"  line {r.line}: {r.reason}\n")
         return 1
     state, rejected = replay(events, at=args.at)
     rep = report(state, args.at, sorted(bad + rejected, key=lambda r: r.line))
     sys.stdout.write((json.dumps(rep) if args.json else _human(rep)) + "\n")
+    if bad:
+        # The game replays without them; they are listed in the report, and said here too.
+        sys.stderr.write(f"{name}: {len(bad)} line(s) could not be read (listed above)\n")
     return 0

@@ -48,6 +48,7 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Open the scorekeeper's screen."""
     from clock.files import load_variant
+    from clock.log.eventlog import EventLog, LogError
     from engine.errors import EngineError
     from terminal_ui.scorekeeper.app import ScorekeeperApp
     from terminal_ui.scorekeeper.config import ScorekeeperConfig, default_log_path
@@ -66,6 +67,12 @@ def run(args: argparse.Namespace) -> int:
         new_game=args.new_game,
         high_contrast=args.high_contrast,
     )
+    try:
+        # A log that cannot be opened is refused here, with the reason, before the screen.
+        EventLog.open(cfg.log).close()
+    except LogError as exc:
+        sys.stderr.write(f"rackclock scorekeeper: {exc}\n")
+        return 2
     result = ScorekeeperApp(cfg).run()
     sys.stdout.write(f"game log: {cfg.log}\n")
     return result or 0

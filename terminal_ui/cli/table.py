@@ -46,6 +46,7 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Open the table terminal."""
     from clock.files import load_variant, load_word_list
+    from clock.log.eventlog import EventLog, LogError
     from engine.errors import EngineError
     from terminal_ui.table.app import TableApp
     from terminal_ui.table.config import TableConfig, default_log_path
@@ -67,6 +68,12 @@ def run(args: argparse.Namespace) -> int:
         words=words,
         high_contrast=args.high_contrast,
     )
+    try:
+        # A log that cannot be opened is refused here, with the reason, before the screen.
+        EventLog.open(cfg.log).close()
+    except LogError as exc:
+        sys.stderr.write(f"rackclock table: {exc}\n")
+        return 2
     result = TableApp(cfg).run()
     sys.stdout.write(f"game log: {cfg.log}\n")
     return result or 0

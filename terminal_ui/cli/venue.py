@@ -134,8 +134,8 @@ def run(args: argparse.Namespace) -> int:
     host = args.advertise or host
     base = f"{scheme}://{host}:{port}"
     _say(out, "Tables (one command per table; the terminal for players, or headless):")
-    _say(out, f"  rackclock table --clock mqtt:{base}/{args.venue}/<table>")
-    _say(out, f"  rackclock serve --variant nzasp --log TABLE.sqlite --clock mqtt:{base}/"
+    _say(out, f"  rackclock table --clock {base}/{args.venue}/<table>")
+    _say(out, f"  rackclock serve --variant nzasp --log TABLE.sqlite --clock {base}/"
               f"{args.venue}/<table>")  # fmt: skip
     _say(out, "Clocks without hardware:")
     _say(out, f"  rackclock emulate-clock --mqtt {base}/{args.venue}/<table>")

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from clock.table.session import SessionError, TableSession, TableSpec, starts_a_game
+from clock.table.session import SessionError, TableSession, TableSpec, mqtt_url, starts_a_game
 from clock.timeline import FakeTimeline
 from engine import GameState, Phase
 from engine.events import Resigned, Signed
@@ -74,3 +74,18 @@ def test_a_clock_nobody_can_open_is_refused(tmp_path: Path) -> None:
     bad = spec(tmp_path, clock="serial:x,speed=9")
     with pytest.raises(SessionError, match="cannot open clock 'serial:x,speed=9': no good"):
         TableSession(bad, open_device=opener)
+
+
+@pytest.mark.parametrize(
+    ("clock", "url"),
+    [
+        ("mqtt://venue:1883/club/t7", "mqtt://venue:1883/club/t7"),
+        ("mqtts://venue/club/t7", "mqtts://venue/club/t7"),
+        ("mqtt:mqtt://venue/club/t7", "mqtt://venue/club/t7"),
+        ("serial:/dev/ttyACM0", None),
+        ("emulated", None),
+        ("none", None),
+    ],
+)
+def test_a_clock_on_the_broker_is_named_by_its_plain_url(clock: str, url: str | None) -> None:
+    assert mqtt_url(clock) == url

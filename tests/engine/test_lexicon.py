@@ -163,3 +163,10 @@ def test_adjudicator_returns_none() -> None:
 def test_word_list_is_a_judge(word_list: WordList) -> None:
     judge: Judge = word_list
     assert judge.judge(["CAT"]) is Verdict.ACCEPTABLE
+
+
+def test_a_binary_file_is_not_a_word_list(tmp_path: Path) -> None:
+    db = tmp_path / "table.sqlite"
+    db.write_bytes(b"SQLite format 3\x00" + b"\x00" * 40)
+    with pytest.raises(WordListError, match=r"not a text file \(a NUL byte at offset 15\)"):
+        load_word_list(db)

@@ -317,8 +317,8 @@ async def test_presses_reach_the_log_and_sets_reach_the_display(
 
         accepted = [r for r in t.presses() if not r.refused]
         assert [r.event() for r in accepted] == [
-            ClockPressed(player=0, t=accepted[0].t),
-            ClockPressed(player=1, t=accepted[1].t),
+            ClockPressed(player=0, t=accepted[0].t, actor="device"),
+            ClockPressed(player=1, t=accepted[1].t, actor="device"),
         ]
         assert t.clock.stats.frames_bad == 0
         assert t.clock.stats.given_up == 0

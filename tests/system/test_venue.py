@@ -1,7 +1,7 @@
 """``rackclock venue`` for real: a managed mosquitto, a table that connects, the archive.
 
 The hub runs as a subprocess with its data folder in ``tmp_path`` and a free
-port; a ``rackclock serve --clock mqtt:...`` subprocess is the table. The hub
+port; a ``rackclock serve --clock mqtt://...`` subprocess is the table. The hub
 must archive the table's state and, once the game is over, its log; ctrl+c
 (SIGINT) stops the table and the hub, and the hub stops mosquitto cleanly.
 """
@@ -104,13 +104,13 @@ async def test_venue_runs_the_broker_and_archives_a_table(tmp_path: Path) -> Non
     try:
         await wait_for(lambda: hub_out.has("Stop with ctrl+c"), "the connection lines")
         base = f"mqtt://127.0.0.1:{port}"
-        assert hub_out.has(f"--clock mqtt:{base}/<venue>/<table>")
+        assert hub_out.has(f"--clock {base}/<venue>/<table>")
         assert hub_out.has(f"rackclock director --broker {base}")
         assert hub_out.has(f"rackclock emulate-clock --mqtt {base}/<venue>/<table>")
         assert listening(port)
         table = await asyncio.create_subprocess_exec(
             RACKCLOCK, "serve", "--variant", "nzasp", "--players", "Ann Lee,Ben Ray",
-            "--log", str(tmp_path / "t1.sqlite"), "--clock", f"mqtt:{base}/club/t1",
+            "--log", str(tmp_path / "t1.sqlite"), "--clock", f"{base}/club/t1",
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.DEVNULL,
         )  # fmt: skip

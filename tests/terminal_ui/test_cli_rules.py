@@ -112,13 +112,13 @@ def test_log_import_verify_replay_export_round_trip(tmp_path: Path) -> None:
     }
 
 
-def test_log_verify_detects_an_altered_score(tmp_path: Path) -> None:
+def _altered_log(tmp_path: Path) -> Path:
+    """The game imported to SQLite, then its first play's score changed behind the chain."""
     jsonl = tmp_path / "game.jsonl"
     jsonl.write_text("".join(GAME.splitlines(keepends=True)[:9]), encoding="utf-8")
     db = tmp_path / "game.sqlite"
     assert run("log", "import", str(jsonl), "-o", str(db)).returncode == 0
     con = sqlite3.connect(db)
-    con.execute("DROP TRIGGER IF EXISTS events_no_update")
     for (name,) in con.execute("SELECT name FROM sqlite_master WHERE type='trigger'").fetchall():
         con.execute(f'DROP TRIGGER "{name}"')
     con.execute(
@@ -126,11 +126,48 @@ def test_log_verify_detects_an_altered_score(tmp_path: Path) -> None:
     )
     con.commit()
     con.close()
-    out = run("log", "verify", str(db), "--json")
+    return db
+
+
+def test_log_verify_detects_an_altered_score(tmp_path: Path) -> None:
+    out = run("log", "verify", str(_altered_log(tmp_path)), "--json")
     assert out.returncode == 1
     doc = json.loads(out.stdout)
     assert not doc["ok"]
     assert any(p["seq"] == 2 for p in doc["problems"])
+
+
+def test_replay_of_a_broken_chain_warns_and_fails_unless_forced(tmp_path: Path) -> None:
+    db = _altered_log(tmp_path)
+    out = run("replay", str(db), "--json")
+    assert out.returncode == 1
+    assert out.stdout == ""
+    assert "hash chain is broken (seq 2" in out.stderr
+    assert "--force" in out.stderr
+    forced = run("replay", str(db), "--json", "--force")
+    assert forced.returncode == 0
+    assert "replaying anyway (--force)" in forced.stderr
+    assert json.loads(forced.stdout)["scores"][0] == 42
+
+
+def test_log_verify_on_json_lines_checks_what_it_can_and_says_what_it_cannot(
+    tmp_path: Path,
+) -> None:
+    good = tmp_path / "good.jsonl"
+    good.write_text("".join(GAME.splitlines(keepends=True)[:9]), encoding="utf-8")
+    out = run("log", "verify", str(good))
+    assert out.returncode == 0
+    assert out.stdout.startswith(f"OK    {good}  (9 events)")
+    assert "carries no hash chain" in out.stderr
+    doc = json.loads(run("log", "verify", str(good), "--json").stdout)
+    assert doc["ok"]
+    assert doc["chain"] is False
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(GAME, encoding="utf-8")
+    out = run("log", "verify", str(bad))
+    assert out.returncode == 1
+    assert "line 11:" in out.stdout
+    assert "Traceback" not in out.stderr
 
 
 def test_replay_of_a_missing_or_garbage_file_is_an_error_not_a_traceback(tmp_path: Path) -> None:
@@ -140,5 +177,11 @@ def test_replay_of_a_missing_or_garbage_file_is_an_error_not_a_traceback(tmp_pat
     garbage = tmp_path / "g.jsonl"
     garbage.write_bytes(b"\xff\xfe\x00garbage")
     out = run("replay", str(garbage), "--json")
+    assert out.returncode == 1
     assert "Traceback" not in out.stderr
-    assert json.loads(out.stdout)["rejected"][0]["line"] == 1
+    assert "holds no game" in out.stderr
+    assert "line 1:" in out.stderr
+    assert out.stdout == ""
+    out = run("replay", str(tmp_path))
+    assert out.returncode == 1
+    assert "a folder, not a log file" in out.stderr

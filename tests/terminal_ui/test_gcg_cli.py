@@ -184,3 +184,16 @@ def test_directory_is_reported_not_raised(tmp_path: Path) -> None:
     assert proc.returncode == 1
     assert "Traceback" not in proc.stderr
     assert proc.stdout.startswith(f"FAIL  {tmp_path}\n  file: cannot read")
+
+
+def test_one_malformed_record_never_stops_the_batch() -> None:
+    # Records that once crashed the checker (a player number given twice, a move before
+    # the second player is named, one nickname for both) come first; the good record
+    # after them is still checked.
+    bad = [BAD / n for n in ("player1_twice.gcg", "move_before_player2.gcg", "duplicate_nick.gcg")]
+    good = GOOD_FILES[0]
+    proc = gcg_check(*bad, good)
+    assert "Traceback" not in proc.stderr + proc.stdout
+    assert proc.returncode == 1
+    lines = proc.stdout.splitlines()
+    assert [ln.split()[0] for ln in lines if not ln.startswith(" ")] == ["FAIL"] * 3 + ["OK"]
