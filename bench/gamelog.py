@@ -505,9 +505,14 @@ class _Game:
         if v.exchange_max_same_letter and most > v.exchange_max_same_letter:
             return False
         n = self.rng.randint(1, len(rack))
-        ev = Exchanged(t=at, player=p, count=n, rack=text if v.exchange_max_same_letter else None)
+        swapped = self.rng.sample(rack, n)
+        # Some tables name the tiles put back, some only count them.
+        named = rack_string_of(swapped, self.ts.blank) if self.rng.random() < 0.5 else None
+        ev = Exchanged(
+            t=at, player=p, count=n, rack=text if v.exchange_max_same_letter else None,
+            tiles=named,
+        )  # fmt: skip
         if self.emit(ev):
-            swapped = self.rng.sample(rack, n)
             for tile in swapped:
                 rack.remove(tile)
             rack.extend(self._take(n))

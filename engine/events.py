@@ -140,11 +140,16 @@ class Adjudicated(_Base, tag="adjudicated", frozen=True, kw_only=True):
 
 
 class Exchanged(_Base, tag="exchanged", frozen=True, kw_only=True):
-    """Tiles exchanged in lieu of a turn; starts the opponent's clock."""
+    """Tiles exchanged in lieu of a turn; starts the opponent's clock.
+
+    ``tiles``: the tiles put back, when the player names them (``?`` a blank); the
+    game record can then write the exchange as strict readers want it (docs/gcg.md).
+    ``rack``: the whole rack shown, for a ban on repeated letters."""
 
     player: int
     count: int
     rack: str | None = None
+    tiles: str | None = None
 
 
 class Passed(_Base, tag="passed", frozen=True, kw_only=True):

@@ -1,22 +1,41 @@
-"""A game from the log as a GCG record, with each move's clock time.
+"""A game from the log as a GCG record that strict readers load (docs/gcg.md).
 
 The clock time rides as an annotation after the cumulative score:
-``>Ann:  8D WINDY +32 32 @24:28.5`` is the time left on the mover's clock after
-the move (``@-0:12.0`` in overtime). Readers that do not know it ignore text
-after the total (macondo's regular expressions are not anchored at the end;
-rackclock keeps it as the line's annotation). Racks are not tracked at a table,
-so the rack field is empty except at the end of the game. A score the players
-settled in a dispute is the play's score. Director's adjustments have no GCG
-event: they are written as notes and are not in the totals, so the record's
-arithmetic still checks. A result the arithmetic cannot show (a resignation, a
-forfeit, a result the director declared) is stated after the last move, in a
-note for people and in a ``#rackclock-result REASON SCORE1 SCORE2 WINNER SPREAD``
-pragma for programs (:func:`stated_result`).
+``>Ann: DINWY 8D WINDY +32 32 @24:28.5`` is the time left on the mover's clock after
+the move (``@-0:12.0`` in overtime); readers match the fields before it and ignore
+the rest (MAGPIE's and macondo's patterns are not anchored at the end).
+
+What strict readers (MAGPIE's is the strictest public one) refuse, and how this
+writer avoids it:
+
+* no ``#note`` before the first move: the rules and clock information are in
+  ``#description``;
+* a rack field on every move: the tiles known to have been on the rack. Racks are
+  not seen at a table, but the tiles a player lays were on the rack, a pass leaves
+  the rack as it is at the player's next turn, and the end-of-game lines show the
+  last racks: :func:`known_racks` works this out backwards (a partial rack, as
+  annotators write);
+* an exchange names its tiles when the table recorded them (``x AEIU``); when only
+  the count is known it is written ``-4`` (the GCG form for it) and the export
+  reports it, since no rack can be written for it;
+* no ``#incomplete``: an unfinished game simply stops;
+* a blank never named at the table is written as ``a`` with a note saying so;
+* the ``(time)`` lines come after the end-of-game rack lines;
+* our own pragmas (``#rackclock-settled``, ``#rackclock-result``) follow a
+  ``#note`` line, which strict readers continue into.
+
+A score the players settled in a dispute is the play's score. Director's
+adjustments have no GCG event: they are notes, not in the totals. A result the
+arithmetic cannot show (a resignation, a forfeit, a declared result) is stated
+after the last move, in a note for people and a
+``#rackclock-result REASON SCORE1 SCORE2 WINNER SPREAD`` pragma for programs
+(:func:`stated_result`).
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 
 from engine.clocktext import clock_text
 from engine.errors import EngineError
@@ -25,7 +44,14 @@ from engine.gcg.record import Event, EventKind, GameRecord, Player, Pragma
 from engine.play.notation import parse_move
 from engine.rules.state import GameState, Turn
 
-__all__ = ["RESULT_PRAGMA", "ExportError", "clock_annotation", "stated_result", "to_gcg"]
+__all__ = [
+    "RESULT_PRAGMA",
+    "ExportError",
+    "clock_annotation",
+    "known_racks",
+    "stated_result",
+    "to_gcg",
+]
 
 RESULT_PRAGMA = "rackclock-result"
 """The pragma stating a result the moves' arithmetic cannot show."""
@@ -58,15 +84,16 @@ def _event(line: Turn, nick: str, total: int) -> Event | None:
     note = clock_annotation(line.remaining_ms)
     k = line.kind
     if k == "play":
+        move = parse_move(line.text, unnamed_blanks=True)
+        pragmas: tuple[Pragma, ...] = ()
+        if "?" in move.tiles:
+            # GCG has no blank without a letter; the score does not depend on it.
+            move = dataclasses.replace(move, tiles=move.tiles.replace("?", "a"))
+            pragmas = (Pragma("note", "a blank was not named at the table; written as 'a'"),)
         return Event(
-            EventKind.PLACEMENT,
-            nick,
-            "",
-            line.score,
-            total,
-            move=parse_move(line.text, unnamed_blanks=True),
-            annotation=note,
-        )
+            EventKind.PLACEMENT, nick, "", line.score, total, move=move, annotation=note,
+            pragmas=pragmas,
+        )  # fmt: skip
     if k == "withdrawn":
         return Event(EventKind.WITHDRAWN, nick, "", line.score, total, annotation=note)
     if k in ("pass", "lost_turn"):
@@ -77,15 +104,13 @@ def _event(line: Turn, nick: str, total: int) -> Event | None:
         )
         return Event(EventKind.PASS, nick, "", 0, total, annotation=note, pragmas=pragmas)
     if k == "exchange":
-        return Event(
-            EventKind.EXCHANGE,
-            nick,
-            "",
-            0,
-            total,
-            exchange_count=int(line.text[1:]),
-            annotation=note,
-        )
+        named = line.text[1:]
+        if named.isdigit():
+            return Event(
+                EventKind.EXCHANGE, nick, "", 0, total, exchange_count=int(named),
+                annotation=note,
+            )  # fmt: skip
+        return Event(EventKind.EXCHANGE, nick, "", 0, total, exchanged=named, annotation=note)
     if k == "bonus":
         return Event(EventKind.CHALLENGE_BONUS, nick, "", line.score, total, annotation=note)
     if k == "end_racks":
@@ -150,29 +175,32 @@ def to_gcg(state: GameState, *, title: str = "") -> GameRecord:
     if title:
         header.append(Pragma("title", title))
     if state.variant is not None:
+        # Not a #note: a note belongs to a move, and strict readers refuse one before.
         header.append(
-            Pragma("note", f"rules: {state.variant.title}; clock times follow each total")
+            Pragma(
+                "description",
+                f"rackclock; rules: {state.variant.title}; "
+                "each move's clock time follows its total (@M:SS.d)",
+            )
         )
+    # The engine's history ends with the rack lines, then the (time) lines, the
+    # order readers expect.
     lines = list(state.history)
-    if state.result is not None and state.result.reason == "cutoff":
-        # Ended at the overtime cutoff: the (time) lines come first, since in GCG a
-        # (time) line is what ends a game on time; any rack deductions follow.
-        tail = 0
-        while tail < len(lines) and lines[-1 - tail].kind in ("penalty", "end_racks"):
-            tail += 1
-        end = lines[len(lines) - tail :]
-        end.sort(key=lambda ln: ln.kind != "penalty")
-        lines[len(lines) - tail :] = end
     totals = [0, 0]
     events: list[Event] = []
+    early: list[Pragma] = []
     for line in lines:
         if line.kind == "rescored":
             # The players settled the score: it is the play's score, in the totals.
             totals[line.player] += line.score
             at = max(i for i, ev in enumerate(events) if ev.nick == nicks[line.player])
             played = events[at]
-            settled = Pragma(SETTLED_PRAGMA, str(played.score + line.score))
-            events[at] = _with_pragmas(_rescored(played, line.score), (settled,))
+            score = played.score + line.score
+            settled = (
+                Pragma("note", f"score settled at the table: {score}"),
+                Pragma(SETTLED_PRAGMA, str(score)),
+            )
+            events[at] = _with_pragmas(_rescored(played, line.score), settled)
             for j in range(at + 1, len(events)):
                 if events[j].nick == played.nick:
                     events[j] = _rescored(events[j], 0, line.score)
@@ -186,13 +214,17 @@ def to_gcg(state: GameState, *, title: str = "") -> GameRecord:
             if events:
                 events[-1] = _with_pragmas(events[-1], (note,))
             else:
-                header.append(note)
+                # A note before the first move is refused by strict readers: it waits
+                # for the first move, and says when it was made.
+                early.append(dataclasses.replace(note, value=f"{note.value}, before this move"))
             continue
         if line.kind == "scored":
             raise ExportError("a scoresheet game has no board positions; export the log instead")
         totals[line.player] += line.score
         ev = _event(line, nicks[line.player], totals[line.player])
         if ev is not None:
+            if early and not events:
+                ev = _with_pragmas(ev, tuple(early))
             events.append(ev)
     res = state.result
     if res is not None and res.reason in _STATED and events:
@@ -210,9 +242,60 @@ def to_gcg(state: GameState, *, title: str = "") -> GameRecord:
             ),
         )
         events[-1] = _with_pragmas(events[-1], stated)
-    if state.result is None:
-        header.append(Pragma("incomplete", ""))
+    # An unfinished game simply stops (#incomplete is not a pragma every reader knows).
+    racks = known_racks(events, nicks)
+    events = [dataclasses.replace(ev, rack=rack) for ev, rack in zip(events, racks, strict=True)]
     encoding = (
         "UTF-8" if any(ord(ch) > 127 for name in state.players for ch in name) else "ISO-8859-1"
     )
     return GameRecord(players, tuple(header), tuple(events), encoding)
+
+
+def _tiles(text: str) -> Counter[str]:
+    """Rack tiles in a play, an exchange or an end rack: a lower-case letter is a blank."""
+    return Counter("?" if ch.islower() or ch == "?" else ch for ch in text if ch != ".")
+
+
+def _rack_text(tiles: Counter[str] | None) -> str:
+    if not tiles:
+        return ""
+    return "".join(sorted(tiles.elements(), key=lambda ch: (ch == "?", ch)))
+
+
+def known_racks(events: list[Event], nicks: list[str]) -> list[str]:
+    """The tiles known to have been on the mover's rack at each line, worked out
+    backwards: the tiles a player lays were on the rack; a pass (or a play taken back)
+    leaves the rack as it is at the player's next turn; the end-of-game lines show the
+    last racks. ``""`` where nothing is known (a time penalty; an exchange of tiles
+    the table did not record; a pass with nothing known after it)."""
+    racks = [""] * len(events)
+    carry: dict[str, Counter[str] | None] = {}
+    withdrawn: dict[str, int] = {}
+    for i in range(len(events) - 1, -1, -1):
+        ev = events[i]
+        p = ev.nick
+        k = ev.kind
+        if k is EventKind.END_DEDUCTION:
+            carry[p] = _tiles(ev.end_rack)
+            racks[i] = _rack_text(carry[p])
+        elif k is EventKind.END_POINTS:
+            carry[nicks[1 - nicks.index(p)]] = _tiles(ev.end_rack)
+        elif k is EventKind.CHALLENGE_BONUS:
+            racks[i] = _rack_text(carry.get(p))  # the rack after the play, as MAGPIE writes
+        elif k is EventKind.WITHDRAWN:
+            withdrawn[p] = i
+        elif k is EventKind.PASS:
+            racks[i] = _rack_text(carry.get(p))
+        elif k is EventKind.EXCHANGE:
+            carry[p] = _tiles(ev.exchanged) if ev.exchanged else None
+            racks[i] = _rack_text(carry[p])
+        elif k is EventKind.PLACEMENT:
+            assert ev.move is not None
+            known = _tiles(ev.move.tiles)
+            if p in withdrawn:
+                # Taken back: the same rack is the player's at the next turn.
+                known |= carry.get(p) or Counter()
+                racks[withdrawn.pop(p)] = _rack_text(known)
+            racks[i] = _rack_text(known)
+            carry[p] = known
+    return racks

@@ -3,18 +3,32 @@
 Submission Formats").
 
 Input is one :class:`GameResult` per finished game (from each table's log).
-Players are numbered by name within each division, in alphabetical order.
+Players are numbered by name within each division, in alphabetical order. Names are
+filed ``Last, First`` from a :class:`~engine.exports.roster.Roster` when the director
+gives one, else by taking the last word as the surname; ratings come from the roster,
+else 0. What the writers had to guess or change is added to ``notes`` for the
+director to read (docs/director.md).
 """
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from engine.errors import EngineError
+from engine.exports.roster import Roster, guess_filed
 from engine.rules.state import GameState
 
-__all__ = ["GameResult", "ResultsError", "game_result", "naspa_lines", "tsh_lines"]
+__all__ = [
+    "GameResult",
+    "ResultsError",
+    "division_file",
+    "game_result",
+    "naspa_lines",
+    "tsh_files",
+    "tsh_lines",
+]
 
 
 class ResultsError(EngineError, ValueError):
@@ -72,23 +86,37 @@ def game_result(state: GameState, round_: int | None = None) -> GameResult:
     )
 
 
-def _naspa_name(name: str) -> str:
-    """``SMITH SARAH`` from ``Sarah Smith`` or ``Smith, Sarah``: last name first, no punctuation."""
-    if "," in name:
-        last, _, first = name.partition(",")
-        parts = [last.strip(), first.strip()]
-    else:
-        words = name.split()
-        parts = [words[-1], *words[:-1]] if words else [name]
-    return " ".join(p for p in parts if p).upper().replace(".", "")
+def _filed(name: str, roster: Roster | None, notes: list[str] | None) -> str:
+    """``Last, First``: the roster's, else the last word taken as the surname (noted)."""
+    found = roster.filed(name) if roster is not None else None
+    if found is not None:
+        return found
+    filed = guess_filed(name)
+    if notes is not None and "," not in name and len(name.split()) > 2:
+        notes.append(
+            f"{name!r} filed as {filed!r} "
+            "(the last word taken as the surname; a roster can say otherwise)"
+        )
+    return filed
 
 
-def _tsh_name(name: str) -> str:
-    """``Smith, Sarah`` from ``Sarah Smith``."""
-    if "," in name:
-        return name.strip()
-    words = name.split()
-    return f"{words[-1]}, {' '.join(words[:-1])}".strip(", ") if words else name
+def _ascii(text: str, name: str, notes: list[str] | None) -> str:
+    """NASPA's file is ASCII: accents are dropped (ZOË -> ZOE), and said."""
+    plain = unicodedata.normalize("NFKD", text)
+    plain = "".join(ch for ch in plain if not unicodedata.combining(ch))
+    if not plain.isascii():
+        raise ResultsError(f"{name!r} has letters with no ASCII form: spell it in the roster")
+    if plain != text and notes is not None:
+        notes.append(f"{name!r} written {plain!r} in the NASPA file (ASCII only)")
+    return plain
+
+
+def _naspa_name(name: str, roster: Roster | None = None, notes: list[str] | None = None) -> str:
+    """``SMITH SARAH`` from ``Sarah Smith`` or ``Smith, Sarah``: last name first, no
+    punctuation, ASCII."""
+    last, _, first = _filed(name, roster, notes).partition(",")
+    text = " ".join(p for p in (last.strip(), first.strip()) if p).upper().replace(".", "")
+    return _ascii(text, name, notes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,16 +170,19 @@ def _table(
     return out
 
 
-def naspa_lines(games: Iterable[GameResult]) -> list[str]:
+def naspa_lines(
+    games: Iterable[GameResult], roster: Roster | None = None, notes: list[str] | None = None
+) -> list[str]:
     """The NASPA results file, with scores: ``1 SMITH SARAH/423: W45-402 B L8-310``.
 
-    Byes are ``B``. Forfeits have no letter of their own in this format: they
-    are written as a win or loss against the opponent without a score, and
-    their spread counts in the total; check them before submitting. Several
-    divisions are numbered straight through the file.
+    The format knows W, L, T and B; only B carries no opponent and is not rated. A
+    bye is ``B``; so is a forfeit (and a resignation, a forfeit at the table), on both
+    sides, unrated, its spread (the variant's) counted in the total, and noted.
+    Several divisions are numbered straight through the file.
 
     Raises:
-        ResultsError: A player missing a round or playing twice in one.
+        ResultsError: A player missing a round or playing twice in one; a name with
+            no ASCII spelling.
     """
     lines: list[str] = []
     offset = 0
@@ -160,24 +191,82 @@ def naspa_lines(games: Iterable[GameResult]) -> list[str]:
             cells = [rows[name][r] for r in range(1, rounds + 1)]
             total = sum(c.spread for c in cells)
             text = []
-            for c in cells:
+            for rnd, c in enumerate(cells, start=1):
                 if c.letter == "B":
                     text.append("B")
                 elif c.unrated:
-                    text.append(f"{c.letter}{c.opp + offset}")
+                    text.append("B")
+                    if notes is not None:
+                        notes.append(
+                            f"round {rnd}: {name}: a forfeit, written as B (unrated), "
+                            f"spread {c.spread:+d} in the total"
+                        )
                 else:
                     text.append(f"{c.letter}{c.opp + offset}-{c.score}")
-            lines.append(f"{i + offset} {_naspa_name(name)}/{total}: {' '.join(text)}")
+            line = f"{i + offset} {_naspa_name(name, roster, notes)}/{total}: {' '.join(text)}"
+            lines.append(line)
         offset += len(names)
     return lines
 
 
-def tsh_lines(games: Iterable[GameResult]) -> list[str]:
-    """The tsh ``.t`` file: ``Smith, Sarah 0 2 3 0; 402 355 50``.
+def division_file(division: str) -> str:
+    """tsh's file for a division: its config says ``division a a.t``.
 
-    Ratings are not known to rackclock and are written as 0 (add
-    ``#ratingcheck off`` or fill them in). A bye or forfeit has opponent 0 and
-    the player's spread as its score, as the format says.
+    >>> division_file(""), division_file("B"), division_file("Open / 2")
+    ('a.t', 'b.t', 'open-2.t')
+    """
+    name = "".join(ch if ch.isalnum() else "-" for ch in division.casefold())
+    return ("-".join(part for part in name.split("-") if part) or "a") + ".t"
+
+
+def _tsh_division(
+    names: list[str],
+    rows: dict[str, dict[int, _Cell]],
+    rounds: int,
+    roster: Roster | None,
+    notes: list[str] | None,
+) -> list[str]:
+    lines = []
+    for name in names:
+        cells = [rows[name][r] for r in range(1, rounds + 1)]
+        opps = " ".join("0" if c.unrated else str(c.opp) for c in cells)
+        scores = " ".join(str(c.spread if c.unrated else c.score) for c in cells)
+        rating = roster.rating(name) if roster is not None else None
+        if rating is None and notes is not None and roster is not None:
+            notes.append(f"{name} is not on the roster: rating 0")
+        lines.append(f"{_filed(name, roster, notes)} {rating or 0} {opps}; {scores}")
+    return lines
+
+
+def tsh_files(
+    games: Iterable[GameResult], roster: Roster | None = None, notes: list[str] | None = None
+) -> dict[str, list[str]]:
+    """One tsh ``.t`` file per division (tsh reads one per division), by file name:
+    ``Smith, Sarah 1500 2 3 0; 402 355 50``.
+
+    A bye or forfeit has opponent 0 and the player's spread as its score, as the
+    format says. Ratings come from the roster; without one they are 0 (noted once).
+
+    Raises:
+        ResultsError: A player missing a round or playing twice in one; two
+            divisions that would share a file.
+    """
+    out: dict[str, list[str]] = {}
+    if roster is None and notes is not None:
+        notes.append("no roster: every rating written as 0 (give --roster FILE)")
+    for names, rows, rounds, div in _table(games):
+        name = division_file(div)
+        if name in out:
+            raise ResultsError(f"divisions named alike would share {name}: rename one")
+        out[name] = _tsh_division(names, rows, rounds, roster, notes)
+    return out
+
+
+def tsh_lines(
+    games: Iterable[GameResult], roster: Roster | None = None, notes: list[str] | None = None
+) -> list[str]:
+    """Every division in one ``.t`` text, each after a ``#division NAME`` line when
+    there are several (the form NASPA takes by mail): ``Smith, Sarah 0 2 3 0; 402 355 50``.
 
     Raises:
         ResultsError: A player missing a round or playing twice in one.
@@ -187,9 +276,5 @@ def tsh_lines(games: Iterable[GameResult]) -> list[str]:
     for names, rows, rounds, div in tables:
         if len(tables) > 1 or div:
             lines.append(f"#division {div or 'A'}")
-        for name in names:
-            cells = [rows[name][r] for r in range(1, rounds + 1)]
-            opps = " ".join("0" if c.unrated else str(c.opp) for c in cells)
-            scores = " ".join(str(c.spread if c.unrated else c.score) for c in cells)
-            lines.append(f"{_tsh_name(name)} 0 {opps}; {scores}")
+        lines.extend(_tsh_division(names, rows, rounds, roster, notes))
     return lines

@@ -24,7 +24,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.equipment.board import Board
+from engine.equipment.board import EMPTY, Board
 from engine.equipment.rack import is_subrack, leave, parse_rack, rack_string
 from engine.equipment.tiles import load_tile_set
 from engine.errors import EngineError
@@ -168,7 +168,9 @@ class _Replay:
             return None
         kept = self.kept[p]
         if kept is not None and size == self.held[p] and not is_subrack(kept, rack):
-            self.err(
+            # A warning, not an error: real records hold annotators' partial racks and
+            # real overdraws; the tiles and arithmetic are still checked.
+            self.warn(
                 ev,
                 f"rack {ev.rack!r} lacks {rack_string(+(kept - rack))!r} "
                 f"kept from {self.nicks[p]}'s previous rack",
@@ -207,6 +209,9 @@ class _Replay:
             self.check_total(p, ev)
             self.end_turn(p, ev.score != 0)
             self.last = None
+            # The tiles are on the board all the same: later plays through them are
+            # checked against them, and this one slip is reported once.
+            self._lay_anyway(p, ev)
             return
         used = Counter(pl.rack_tiles)
         if rack is not None and not is_subrack(used, rack):
@@ -244,6 +249,28 @@ class _Replay:
             self.over = f"{self.nicks[p]} went out"
             self.out_player = p
 
+    def _lay_anyway(self, p: int, ev: Event) -> None:
+        assert ev.move is not None
+        pos, lay = ev.move.position, self.board.layout
+        step = 1 if pos.across else lay.cols
+        start = pos.row * lay.cols + pos.col
+        laid: list[tuple[int, str]] = []
+        for k, ch in enumerate(ev.move.tiles):
+            row, col = (pos.row, pos.col + k) if pos.across else (pos.row + k, pos.col)
+            idx = start + k * step
+            if ch == "." or row >= lay.rows or col >= lay.cols or self.board.cells[idx] != EMPTY:
+                continue
+            if ch.islower() or ch.upper() in self.ts.values:
+                laid.append((idx, ch))
+        self.board = self.board.with_tiles(laid)
+        for _, ch in laid:
+            tile = self.ts.blank if ch.islower() else ch
+            if self.pool[tile] > 0:
+                self.pool[tile] -= 1
+        self.held[p] = max(0, self.held[p] - len(laid))
+        self.held[p] += min(len(laid), max(0, self.bag()))
+        self.kept[p] = None
+
     def withdrawn(self, p: int, ev: Event) -> None:
         last = self.last
         if (
@@ -260,6 +287,12 @@ class _Replay:
             return
         _, played, pl, held_before, scoreless_before = last
         assert pl is not None  # narrowed above; tuple unpacking loses it
+        if ev.rack and played.rack and sorted(ev.rack.upper()) != sorted(played.rack.upper()):
+            self.err(
+                ev,
+                f"withdrawing {played.move}: the rack {ev.rack!r} is not the rack it was "
+                f"played from ({played.rack!r})",
+            )
         if ev.score != -played.score:
             self.err(
                 ev, f"withdrawing {played.move}: expected {-played.score:+d}, got {ev.score:+d}"
@@ -305,6 +338,16 @@ class _Replay:
         self.end_turn(p, scored=False)
 
     def pass_(self, p: int, ev: Event) -> None:
+        if (
+            self.out_player is not None
+            and p != self.out_player
+            and ev.score == 0
+            and self.out_player not in self.paid_out
+        ):
+            # The opponent accepts the out-play with a pass before the end-of-game
+            # line, as Woogles records it: nothing happens.
+            self.check_total(p, ev)
+            return
         if not self.take_turn(p, ev):
             return
         rack = self.check_rack(p, ev)
@@ -361,9 +404,17 @@ class _Replay:
 
     def end_deduction(self, p: int, ev: Event) -> None:
         if self.over is None:
-            self.err(ev, f"tiles deducted from {self.nicks[p]} before the game ended")
-            self.check_total(p, ev)
-            return
+            timed = any(
+                e.kind is EventKind.TIME_PENALTY and e.line > ev.line for e in self.rec.events
+            )
+            if not timed:
+                self.err(ev, f"tiles deducted from {self.nicks[p]} before the game ended")
+                self.check_total(p, ev)
+                return
+            # Racks counted with no one out and no six scoreless turns, and (time) lines
+            # after them: the game stopped at an overtime cutoff. Only end-of-game lines
+            # may follow.
+            self.over = "stopped"
         if p in self.deducted:
             self.err(ev, f"{self.nicks[p]}'s tiles deducted twice")
         self.deducted.add(p)
@@ -408,7 +459,7 @@ class _Replay:
     def complete(self) -> bool:
         if self.over is None or self.rec.incomplete:
             return False
-        if self.over == "time":
+        if self.over in ("time", "stopped"):
             return True
         if self.out_player is not None:
             return self.out_player in self.paid_out and self.pending_deduction is None

@@ -120,4 +120,40 @@ def parse_move(text: str, tiles: str | None = None, *, unnamed_blanks: bool = Fa
         if len(parts) != 2:
             raise NotationError(f"expected a position and tiles, got {text!r}")
         text, tiles = parts
-    return Move(parse_position(text), check_tiles(tiles, unnamed_blanks=unnamed_blanks))
+    return Move(parse_position(text), check_tiles(_through(tiles), unnamed_blanks=unnamed_blanks))
+
+
+def _through(tiles: str) -> str:
+    """``JOE(Y)`` as ``JOE.``: letters in parentheses are tiles already on the board,
+    the way players and some annotators write them.
+
+    >>> _through("JOE(Y)"), _through("(QU)IT"), _through("WINDY")
+    ('JOE.', '..IT', 'WINDY')
+
+    Raises:
+        NotationError: Parentheses that do not pair, or hold nothing.
+    """
+    if "(" not in tiles and ")" not in tiles:
+        return tiles
+    out: list[str] = []
+    inside = False
+    count = 0
+    for ch in tiles:
+        if ch == "(":
+            if inside:
+                raise NotationError(f"parentheses nest in {tiles!r}")
+            inside, count = True, 0
+        elif ch == ")":
+            if not inside or count == 0:
+                raise NotationError(f"unpaired or empty parentheses in {tiles!r}")
+            inside = False
+        elif inside:
+            if not ch.isalpha():
+                raise NotationError(f"{ch!r} in parentheses in {tiles!r}: a tile on the board")
+            out.append(".")
+            count += 1
+        else:
+            out.append(ch)
+    if inside:
+        raise NotationError(f"unclosed parenthesis in {tiles!r}")
+    return "".join(out)

@@ -43,7 +43,7 @@ class Placement:
     """A legal play on a given board, with its words and score."""
 
     move: Move
-    """The play in GCG notation."""
+    """The play in GCG notation, ``.`` for every tile played through."""
     new: tuple[tuple[int, str], ...]
     """Newly placed tiles as ``(square index, tile)``; a lower-case tile is a blank."""
     words: tuple[str, ...]
@@ -123,6 +123,8 @@ def place(
     cross_scores: list[int] = []
     main_letters: list[str] = []
     total_cells = rows * cols
+    # Played-through squares as '.', whichever way the notation gave them.
+    through = list(tiles)
 
     for k in range(n):
         ch = tiles[k]
@@ -134,6 +136,14 @@ def place(
                     f"play {quoted!r} marks {square_name(board, idx)} as played through, "
                     "but it is empty"
                 )
+            touches = True
+            main_sum += 0 if cell.islower() else values[cell]
+            main_letters.append(cell.upper())
+            continue
+        if cell != EMPTY and ch.upper() == cell.upper() and ch != "?":
+            # The tile on the board written as its letter, as older Quackle files and
+            # annotators do ('h2 rEDYEING' through an N on 8H): played through.
+            through[k] = "."
             touches = True
             main_sum += 0 if cell.islower() else values[cell]
             main_letters.append(cell.upper())
@@ -221,7 +231,8 @@ def place(
     bingo = len(new) == tile_set.rack_size
     total = sum(scores) + (tile_set.bingo_bonus if bingo else 0)
     rack_tiles = "".join("?" if t.islower() else t for _, t in new)
-    return Placement(move, tuple(new), tuple(words), tuple(scores), bingo, total, rack_tiles)
+    written = Move(pos, "".join(through)) if through != list(tiles) else move
+    return Placement(written, tuple(new), tuple(words), tuple(scores), bingo, total, rack_tiles)
 
 
 def move_from_squares(board: Board, tiles: Iterable[tuple[int, int, str]]) -> Move:

@@ -39,6 +39,12 @@ def register(sub: Any) -> None:
         "that end a game, the fewest tiles in the bag for an exchange (default nzasp)",
     )
     check.add_argument("--json", action="store_true", help="one JSON object per file, per line")
+    check.add_argument(
+        "--strict",
+        action="store_true",
+        help="fail on warnings too (a rack that lacks tiles kept from the previous one, a "
+        "score settled at the table): for records a program wrote, not an annotator",
+    )
     check.set_defaults(handler=run_check)
 
 
@@ -80,7 +86,7 @@ def run_check(args: argparse.Namespace) -> int:
     all_ok = True
     for path in args.files:
         result = _checked(path, variant)
-        all_ok &= result.ok
+        all_ok &= result.ok and not (args.strict and result.warnings)
         if args.json:
             sys.stdout.write(json.dumps(result.to_json(), ensure_ascii=False) + "\n")
         else:

@@ -383,9 +383,11 @@ class DirectorApp(App[int]):
                 game = export_game(table.label, table.events, directory)
                 out.paths += game.paths
                 out.problems += game.problems
+                out.notes += game.notes
             else:
                 out.problems.append(f"{table.label}: its log is not loaded (open its timeline)")
         res = export_results(games, rounds, directory, default_round=self.config.round)
         out.paths += res.paths
         out.problems += res.problems
+        out.notes += res.notes
         return out

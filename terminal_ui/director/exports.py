@@ -1,7 +1,9 @@
-"""The director's exports: a table's log and its games as GCG, and the results files.
+"""The exports, one way for the director console and ``rackclock export``: a table's
+log and its games as GCG, and the results files.
 
-Results are NASPA (``results-naspa.txt``) and tsh (``results.t``) files from
-every finished game. Pure: no Textual.
+Results are NASPA (``results-naspa.txt``, ASCII) and tsh (one ``.t`` per division,
+``a.t`` for a single unnamed one, ISO-8859-1 unless told otherwise) from every
+finished game. Pure: no Textual.
 """
 
 from __future__ import annotations
@@ -13,13 +15,30 @@ from pathlib import Path
 
 from engine.events import Event, encode_event
 from engine.exports.gcg import ExportError, to_gcg
-from engine.exports.results import GameResult, ResultsError, game_result, naspa_lines, tsh_lines
+from engine.exports.results import (
+    GameResult,
+    ResultsError,
+    game_result,
+    naspa_lines,
+    tsh_files,
+)
+from engine.exports.roster import Roster
 from engine.gcg import write_gcg
+from engine.gcg.record import EventKind
 from engine.rules.replay import replay
 from engine.rules.state import GameState
 from terminal_ui.director.tables import Table, split_games
 
-__all__ = ["ExportReport", "KnownGame", "export_game", "export_results", "finished_games"]
+__all__ = [
+    "ExportReport",
+    "GcgFile",
+    "KnownGame",
+    "export_game",
+    "export_results",
+    "finished_games",
+    "gcg_files",
+    "results_files",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +67,9 @@ class ExportReport:
     """Files written."""
     problems: list[str] = field(default_factory=list)
     """What was not written, and why."""
+    notes: list[str] = field(default_factory=list)
+    """What was written but guessed or changed (a rating of 0, an accent dropped), or
+    what a strict reader will not take."""
 
 
 def finished_games(tables: Iterable[Table]) -> list[KnownGame]:
@@ -65,6 +87,44 @@ def _file_name(label: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "-", label).strip("-") or "table"
 
 
+@dataclass(frozen=True, slots=True)
+class GcgFile:
+    """One game of a log as GCG."""
+
+    number: int
+    """The game's number in its log, from 1."""
+    data: bytes
+    """The record, encoded as it declares."""
+    notes: tuple[str, ...]
+    """What a strict reader will not take, and why (docs/gcg.md)."""
+
+
+def gcg_files(label: str, events: Sequence[tuple[int, Event]]) -> tuple[list[GcgFile], list[str]]:
+    """Each board game of a log as GCG, and the games that cannot be (with why)."""
+    out: list[GcgFile] = []
+    problems: list[str] = []
+    for n, game in enumerate(split_games(events), start=1):
+        state, _ = replay(game)
+        try:
+            record = to_gcg(state, title=f"{label} game {n}")
+        except ExportError as exc:
+            problems.append(f"{label} game {n}: no GCG: {exc}")
+            continue
+        text = write_gcg(record)
+        notes = []
+        for number, line in enumerate(text.splitlines(), start=1):
+            unknown = line.startswith(">") and line.split(":", 1)[1].startswith("  -")
+            if unknown:
+                notes.append(
+                    f"{label} game {n} line {number}: no tile of the rack is known "
+                    f"({line.split(':', 1)[1].split()[0]}); strict readers (MAGPIE) refuse an "
+                    "empty rack: name the tiles put back at the table (x AEI)"
+                )
+        assert all(ev.kind is not EventKind.PLACEMENT or ev.rack for ev in record.events)
+        out.append(GcgFile(n, text.encode(record.encoding), tuple(notes)))
+    return out, problems
+
+
 def export_game(label: str, events: Sequence[tuple[int, Event]], directory: Path) -> ExportReport:
     """The log as JSON Lines (``<label>.jsonl``) and each board game as GCG
     (``<label>.gcg``; ``<label>-<n>.gcg`` when the log holds several games)."""
@@ -74,18 +134,59 @@ def export_game(label: str, events: Sequence[tuple[int, Event]], directory: Path
     log_path = directory / f"{name}.jsonl"
     log_path.write_bytes(b"".join(encode_event(ev) + b"\n" for _, ev in events))
     out.paths.append(log_path)
-    games = split_games(events)
-    for n, game in enumerate(games, start=1):
-        state, _ = replay(game)
-        try:
-            record = to_gcg(state, title=f"{label} game {n}")
-        except ExportError as exc:
-            out.problems.append(f"{label} game {n}: no GCG: {exc}")
-            continue
-        gcg = directory / (f"{name}.gcg" if len(games) == 1 else f"{name}-{n}.gcg")
-        gcg.write_bytes(write_gcg(record).encode(record.encoding))
+    files, out.problems = gcg_files(label, events)
+    several = len(split_games(events)) > 1
+    for f in files:
+        gcg = directory / (f"{name}-{f.number}.gcg" if several else f"{name}.gcg")
+        gcg.write_bytes(f.data)
         out.paths.append(gcg)
+        out.notes.extend(f.notes)
     return out
+
+
+def results_files(
+    results: Sequence[GameResult],
+    *,
+    roster: Roster | None = None,
+    encoding: str = "iso-8859-1",
+    notes: list[str] | None = None,
+    kinds: tuple[str, ...] = ("naspa", "tsh"),
+) -> dict[str, bytes]:
+    """``results-naspa.txt`` and one tsh ``.t`` per division (of ``kinds``), by file
+    name; ``notes`` gets what the director should know, each once.
+
+    Raises:
+        ResultsError: The games do not make a consistent file, or a name cannot be
+            written in ``encoding`` (rather than writing it garbled).
+    """
+    said: list[str] = []
+    out: dict[str, bytes] = {}
+    if "naspa" in kinds:
+        naspa = naspa_lines(results, roster, said)
+        out["results-naspa.txt"] = ("\n".join(naspa) + "\n").encode("ascii")
+    tsh = tsh_files(results, roster, said) if "tsh" in kinds else {}
+    if notes is not None:
+        notes.extend(dict.fromkeys(said))
+    for name, lines in tsh.items():
+        text = "\n".join(lines) + "\n"
+        try:
+            out[name] = text.encode(encoding)
+        except UnicodeEncodeError as exc:
+            bad = next(ln for ln in lines if not _encodes(ln, encoding))
+            raise ResultsError(
+                f"{name}: {bad.split(' ')[0]}... has {exc.object[exc.start : exc.end]!r}, which "
+                f"{encoding} cannot hold: use --encoding utf-8 (and tfile_encoding in tsh's "
+                "config) or spell the name in the roster"
+            ) from None
+    return out
+
+
+def _encodes(text: str, encoding: str) -> bool:
+    try:
+        text.encode(encoding)
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def export_results(
@@ -94,8 +195,9 @@ def export_results(
     directory: Path,
     *,
     default_round: int | None = None,
+    roster: Roster | None = None,
 ) -> ExportReport:
-    """``results-naspa.txt`` and ``results.t`` from the finished games.
+    """``results-naspa.txt`` and a tsh ``.t`` per division from the finished games.
 
     A game's round is its ``game_started.round``, else ``rounds[game.key]``,
     else ``default_round``; nothing is written while any game has none.
@@ -118,14 +220,16 @@ def export_results(
             "no results file written"
         )
         return out
+    notes: list[str] = []
     try:
-        naspa, tsh = naspa_lines(results), tsh_lines(results)
+        files = results_files(results, roster=roster, notes=notes)
     except ResultsError as exc:
         out.problems.append(f"results: {exc}")
         return out
     directory.mkdir(parents=True, exist_ok=True)
-    for name, lines in (("results-naspa.txt", naspa), ("results.t", tsh)):
+    for name, data in files.items():
         path = directory / name
-        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        path.write_bytes(data)
         out.paths.append(path)
+    out.notes.extend(notes)
     return out

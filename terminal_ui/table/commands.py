@@ -19,7 +19,7 @@ The command line (case does not matter; ``?`` is a blank not yet named):
 ``hold`` / ``release``      hold the opponent's play / release the hold
 ``challenge [WORD...]``     challenge (all words when none are named)
 ``valid`` / ``invalid``     the adjudicator's verdict on the whole play
-``exchange 3`` / ``x 3``    exchange three tiles
+``exchange 3`` / ``x 3``    exchange three tiles (``x AEI``: naming them, for the record)
 ``pass``                    pass
 ``neutral REASON``          neutralize the clock
 ``resume``                  restart the clock
@@ -107,6 +107,10 @@ def _play(words: list[str], state: GameState) -> Preview:
     return Preview(TilesPlaced(player=state.turn, move=move.gcg(), score=score), pl)
 
 
+_NUMBERS = ("one", "two", "three", "four", "five", "six", "seven")
+"""Spelled-out counts: 'x three' is a count typed in words, not the tiles T H R E E."""
+
+
 def _count(words: list[str], what: str) -> int:
     if len(words) != 2 or not words[1].isdigit() or int(words[1]) < 1:
         raise CommandError(f"{what} needs a number, e.g. '{words[0]} 3'")
@@ -140,6 +144,12 @@ def interpret(text: str, state: GameState, *, by: str = "players") -> Event | Pr
     if head in ("invalid", "unacceptable"):
         return Adjudicated(acceptable=False, by="word judge" if by == "judge" else "adjudicator")
     if head in ("exchange", "x"):
+        # x 3, or x AEI naming the tiles put back (the game record then shows them).
+        if len(words) == 2 and not words[1].isdigit() and words[1].lower() not in _NUMBERS:
+            named = words[1].upper()
+            if not all(ch == "?" or ch.isalpha() for ch in named):
+                raise CommandError(f"an exchange names tiles (e.g. 'x AEI', ? a blank): {named!r}")
+            return Exchanged(player=turn, count=len(named), tiles=named)
         return Exchanged(player=turn, count=_count(words, "an exchange"))
     if head == "pass":
         return Passed(player=turn)

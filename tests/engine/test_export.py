@@ -30,6 +30,7 @@ from engine.gcg.record import EventKind
 from engine.rules.replay import replay
 from engine.rules.state import GameState
 from engine.rules.variant import load_variant
+from tests.strict_gcg import strict_read
 
 SEEDS = range(6)
 
@@ -81,12 +82,17 @@ def test_every_move_carries_its_clock_time() -> None:
     assert clock_annotation(-12_000) == "@-0:12.0"
 
 
-def test_a_game_in_progress_is_marked_incomplete() -> None:
+def test_a_game_in_progress_simply_stops() -> None:
+    # No #incomplete (not a pragma every reader knows): the record stops, and reads
+    # back ok and not complete.
     events = random_log(1, "nzasp")
     state, _ = replay(numbered(events[: len(events) // 2]))
-    record = to_gcg(state)
-    assert any(p.name == "incomplete" for p in record.header)
-    assert check_record(read_gcg(write_gcg(record)), load_variant("nzasp")).ok
+    text = write_gcg(to_gcg(state))
+    assert "#incomplete" not in text
+    assert strict_read(text) is None
+    check = check_record(read_gcg(text), load_variant("nzasp"))
+    assert check.ok, check.errors
+    assert not check.complete
 
 
 def test_a_scoresheet_game_cannot_be_exported() -> None:

@@ -17,6 +17,7 @@ from engine.errors import (
     EngineError,
     GapError,
     IllegalPlayError,
+    NotationError,
     NotConnectedError,
     NoTilesPlacedError,
     NotInLineError,
@@ -54,8 +55,8 @@ ILLEGAL_PLAYS = [
     pytest.param([WINDY], "1A AX", ENGLISH, NotConnectedError, id="not-connected"),
     pytest.param([], "1A AX", ENGLISH, CentreNotCoveredError, id="centre-not-covered"),
     pytest.param([], "8A WINDY", ENGLISH, CentreNotCoveredError, id="first-play-ends-short"),
-    pytest.param([WINDY], "D7 AW", ENGLISH, OccupiedSquareError, id="occupied-down"),
-    pytest.param([WINDY], "8D WINDY", ENGLISH, OccupiedSquareError, id="occupied-same-play"),
+    pytest.param([WINDY], "D7 AX", ENGLISH, OccupiedSquareError, id="occupied-down"),
+    pytest.param([WINDY], "8D WINDS", ENGLISH, OccupiedSquareError, id="occupied-same-play"),
     pytest.param([WINDY], "9D .A", ENGLISH, ThroughSquareEmptyError, id="through-empty"),
     pytest.param([], "8H ÉA", ENGLISH, UnknownTileError, id="letter-not-in-set"),
     pytest.param([], "8H AD", ABC, UnknownTileError, id="letter-not-in-small-set"),
@@ -332,3 +333,23 @@ def test_single_tile_main_word_is_the_longer_direction() -> None:
 def test_more_tiles_than_a_rack_holds_is_refused() -> None:
     with pytest.raises(TooManyTilesError, match="DOMINEER"):
         place(Board.empty(), parse_move("8A DOMINEER"), load_tile_set())
+
+
+@pytest.mark.parametrize(
+    ("text", "written"),
+    [("D7 AW", "D7 A."), ("D7 A.", "D7 A."), ("D7 A(W)", "D7 A."), ("d7 a(w)", "D7 a.")],
+)
+def test_a_tile_on_the_board_may_be_written_as_its_letter_or_in_parentheses(
+    text: str, written: str
+) -> None:
+    # Older Quackle files write played-through tiles as letters ('h2 rEDYEING'); players
+    # write JOE(Y). Both read as '.', and the play keeps the usual notation.
+    pl = place(board_after([WINDY]), parse_move(text), ENGLISH)
+    assert pl.move.gcg() == written
+    assert pl.words == ("AW",)
+
+
+@pytest.mark.parametrize("bad", ["JOE(Y", "JOE)Y(", "JO()E", "JO((E))", "JO(E1)"])
+def test_unpaired_parentheses_are_refused(bad: str) -> None:
+    with pytest.raises(NotationError):
+        parse_move(f"8D {bad}")

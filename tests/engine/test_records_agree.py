@@ -74,6 +74,10 @@ def from_naspa(state: GameState) -> tuple[int | None, int]:
         cells[_name_key(m.group(2))] = (m.group(4), int(m.group(3)))
     out = [cells[_name_key(n.split()[-1] + "".join(n.split()[:-1]))] for n in state.players]
     letters = [c[0] for c in out]
+    if letters == ["B", "B"]:
+        # A forfeit: unrated on both sides, the winner is the one with the spread.
+        spreads = [c[1] for c in out]
+        return (None if spreads[0] == spreads[1] else 0 if spreads[0] > 0 else 1), abs(spreads[0])
     winner = 0 if letters[0] == "W" else 1 if letters[1] == "W" else None
     return winner, abs(out[0][1])
 

@@ -42,10 +42,11 @@ DIV_B = [
 
 # Spreads: Sarah +43 +50 -14 = 79; Terry 0 -50 +1 = -49; Wilma 0 -15 +14 = -1;
 # Xavier -43 +15 -1 = -29 (the four sum to 0); Bruce -100 +50 = -50; Jon +100 0 = 100;
-# Sally +50 0 = 50. A forfeit is a W or L without a score; a bye is a bare B.
+# Sally +50 0 = 50. A bye is a bare B; so is a forfeit, on both sides: the format's
+# only unrated entry (a W or L is rated), its spread in the total.
 NASPA = [
-    "1 SMITH SARAH/79: W4-423 W2 L3-388",
-    "2 TILES TERRY/-49: T3-350 L1 W4-377",
+    "1 SMITH SARAH/79: W4-423 B L3-388",
+    "2 TILES TERRY/-49: T3-350 B W4-377",
     "3 FLINTSTONE WILMA/-1: T2-350 L4-395 W1-402",
     "4 XYLEM XAVIER/-29: L1-380 W3-410 L2-376",
     "5 WILLIS BRUCE/-50: L6-300 B",

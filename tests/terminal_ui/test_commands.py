@@ -194,6 +194,12 @@ def test_exchange(text: str) -> None:
     assert interpret(text, game(*WINDY)) == Exchanged(player=1, count=3)
 
 
+@pytest.mark.parametrize("text", ["x aei", "exchange AEI", "X Ae?"])
+def test_an_exchange_may_name_the_tiles_put_back(text: str) -> None:
+    named = text.split()[1].upper()
+    assert interpret(text, game()) == Exchanged(player=0, count=3, tiles=named)
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
@@ -201,6 +207,7 @@ def test_exchange(text: str) -> None:
         ("x 0", "an exchange needs a number, e.g. 'x 3'"),
         ("exchange three", "an exchange needs a number, e.g. 'exchange 3'"),
         ("exchange 3 4", "an exchange needs a number, e.g. 'exchange 3'"),
+        ("x AE1", "an exchange names tiles (e.g. 'x AEI', ? a blank): 'AE1'"),
         ("draw", "a draw needs a number, e.g. 'draw 3'"),
         ("draw -1", "a draw needs a number, e.g. 'draw 3'"),
     ],

@@ -377,8 +377,9 @@ async def test_exports_gcg_log_and_results(tmp_path: Path) -> None:
         assert report is not None
         assert report.problems == []
         assert report.paths == [
-            out / "a.jsonl", out / "a.gcg", out / "results-naspa.txt", out / "results.t",
+            out / "a.jsonl", out / "a.gcg", out / "results-naspa.txt", out / "a.t",
         ]  # fmt: skip
+        assert "no roster: every rating written as 0 (give --roster FILE)" in report.notes
         shown = text_of(screen, "#paths")
         assert all(f"wrote {p}" in shown for p in report.paths)
     gcg = read_gcg((out / "a.gcg").read_bytes())
@@ -408,7 +409,7 @@ async def test_exports_gcg_log_and_results(tmp_path: Path) -> None:
         f"3 HAL/{hal - jo}: {letter(hal, jo)}4-{hal}",
         f"4 JO/{jo - hal}: {letter(jo, hal)}3-{jo}",
     ]
-    assert (out / "results.t").read_text().splitlines() == [
+    assert (out / "a.t").read_text(encoding="iso-8859-1").splitlines() == [
         f"Cyd 0 2; {cyd}",
         f"Gus 0 1; {gus}",
         f"Hal 0 4; {hal}",

@@ -197,3 +197,15 @@ def test_one_malformed_record_never_stops_the_batch() -> None:
     assert proc.returncode == 1
     lines = proc.stdout.splitlines()
     assert [ln.split()[0] for ln in lines if not ln.startswith(" ")] == ["FAIL"] * 3 + ["OK"]
+
+
+def test_a_warning_passes_unless_strict() -> None:
+    path = Path(__file__).resolve().parents[1] / "data" / "gcg" / "warn" / "rack_lacks_kept.gcg"
+    lenient = gcg_check(path)
+    assert lenient.returncode == 0
+    assert "line 5: warning: rack 'GIIQVVW' lacks 'U' kept from" in lenient.stdout
+    doc = json.loads(gcg_check("--json", path).stdout)
+    assert doc["ok"] is True
+    assert [w["line"] for w in doc["warnings"]] == [5]
+    strict = gcg_check("--strict", path)
+    assert strict.returncode == 1

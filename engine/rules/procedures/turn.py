@@ -122,7 +122,7 @@ def _placed(state: GameState, ev: TilesPlaced, t: int) -> GameState:
         )
     comp = Play(
         player=p,
-        move=move.gcg(),
+        move=pl.move.gcg(),
         placement=pl,
         declared=ev.score,
         computed=pl.score,
@@ -354,6 +354,13 @@ def _exchanged(state: GameState, ev: Exchanged, t: int) -> GameState:
             )
     elif not 1 <= ev.count <= tiles_of(state).rack_size:
         raise Refusal(f"cannot exchange {ev.count} tiles", rule(state, "exchange_min_bag"))
+    if ev.tiles is not None and (
+        len(ev.tiles) != ev.count or not all(ch == "?" or ch.isalpha() for ch in ev.tiles)
+    ):
+        raise Refusal(
+            f"exchanged tiles {ev.tiles!r} are not {ev.count} tiles (letters, ? for a blank)",
+            rule(state, "exchange_min_bag"),
+        )
     if v.exchange_max_same_letter and ev.rack:
         most, letter = max((n, ch) for ch, n in Counter(ev.rack.upper()).items())
         if most > v.exchange_max_same_letter:
@@ -371,7 +378,8 @@ def _exchanged(state: GameState, ev: Exchanged, t: int) -> GameState:
             f"{state.players[p]} exchanges {ev.count}; {state.players[1 - p]}'s clock runs",
         ),
     )
-    return _end_turn_without_play(st, p, t, "exchange", f"-{ev.count}")
+    named = ev.tiles.upper() if ev.tiles else str(ev.count)
+    return _end_turn_without_play(st, p, t, "exchange", f"-{named}")
 
 
 def _passed(state: GameState, ev: Passed, t: int) -> GameState:

@@ -123,4 +123,5 @@ class ExportScreen(ModalScreen[None]):
         self.report = rep
         lines = [f"wrote {escape(str(p))}" for p in rep.paths]
         lines += [f"[red]{escape(p)}[/red]" for p in rep.problems]
+        lines += [f"[yellow]{escape(p)}[/yellow]" for p in rep.notes]
         self.query_one("#paths", Static).update("\n".join(lines) or "nothing to export")

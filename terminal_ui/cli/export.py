@@ -1,0 +1,197 @@
+"""``rackclock export gcg|naspa|tsh LOG...``: a table's games as GCG records, and the
+event's results files, from SQLite logs or JSON Lines exports; the same code as the
+director console's exports (:mod:`terminal_ui.director.exports`, docs/director.md).
+
+What is written goes to the file or folder given (GCG and NASPA to stdout without
+``-o``); what had to be guessed or changed, and what a strict reader will not take,
+goes to stderr. Exit 1 when nothing could be written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+__all__ = ["register"]
+
+
+def register(sub: Any) -> None:
+    """Add the ``export`` command group to a sub-parser collection."""
+    cmd = sub.add_parser("export", help="write GCG records and results files from logs")
+    esub = cmd.add_subparsers(dest="export_format", metavar="FORMAT", required=True)
+    gcg = esub.add_parser(
+        "gcg",
+        help="each board game of a log as a GCG record",
+        description="One record per game; a log holding several games needs -o FILE "
+        "(written FILE-1.gcg, FILE-2.gcg...).",
+    )
+    gcg.add_argument("log", metavar="LOG", help="an event log (.sqlite) or JSON Lines file")
+    gcg.add_argument("-o", "--output", type=Path, metavar="FILE", help="default: stdout")
+    gcg.set_defaults(handler=run_gcg)
+    for name, what, out in (
+        ("naspa", "NASPA's results file (ASCII, scores included)", "FILE"),
+        ("tsh", "tsh .t files, one per division (a.t, b.t...)", "DIR"),
+    ):
+        res = esub.add_parser(name, help=what, description=what)
+        res.add_argument("logs", nargs="+", metavar="LOG", help="the event's logs")
+        res.add_argument(
+            "-o",
+            "--output",
+            type=Path,
+            metavar=out,
+            help="default: stdout" if out == "FILE" else "default: the current folder",
+        )
+        res.add_argument(
+            "--round", type=int, metavar="N", help="the round of games whose log does not say"
+        )
+        res.add_argument(
+            "--roster",
+            type=Path,
+            metavar="FILE",
+            help="names as filed (Last, First) and ratings: tsh .t lines or CSV",
+        )
+        if name == "tsh":
+            res.add_argument(
+                "--encoding",
+                choices=("iso-8859-1", "utf-8"),
+                default="iso-8859-1",
+                help="tsh's default is ISO-8859-1; utf-8 for a config that sets tfile_encoding",
+            )
+        res.set_defaults(handler=run_results, kind=name)
+
+
+def _say(line: str) -> None:
+    sys.stderr.write(line + "\n")
+
+
+def _events(path: Path, command: str) -> list[tuple[int, Any]] | None:
+    """The log's events, or None after saying why it cannot be read."""
+    from clock.log.files import load_log
+    from engine.errors import EngineError
+
+    try:
+        events, bad = load_log(path)
+    except IsADirectoryError:
+        _say(f"rackclock export {command}: {path}: a folder, not a log file")
+        return None
+    except (OSError, EngineError) as exc:
+        _say(f"rackclock export {command}: {path}: {exc}")
+        return None
+    for r in bad:
+        _say(f"rackclock export {command}: {path} line {r.line}: skipped: {r.reason}")
+    return events
+
+
+def run_gcg(args: argparse.Namespace) -> int:
+    """Write each game of one log as GCG."""
+    from terminal_ui.director.exports import gcg_files
+
+    path = Path(args.log)
+    events = _events(path, "gcg")
+    if events is None:
+        return 1
+    files, problems = gcg_files(path.stem, events)
+    for p in problems:
+        _say(f"rackclock export gcg: {p}")
+    if not files:
+        _say(f"rackclock export gcg: {path}: no game to write")
+        return 1
+    if len(files) > 1 and args.output is None:
+        _say(
+            f"rackclock export gcg: {path} holds {len(files)} games: give -o FILE "
+            "(written FILE-1.gcg, FILE-2.gcg...)"
+        )
+        return 1
+    for f in files:
+        for note in f.notes:
+            _say(f"note: {note}")
+        if args.output is None:
+            sys.stdout.buffer.write(f.data)
+            continue
+        out = Path(args.output)
+        if len(files) > 1:
+            out = out.with_name(f"{out.stem}-{f.number}{out.suffix or '.gcg'}")
+        try:
+            out.write_bytes(f.data)
+        except OSError as exc:
+            _say(f"rackclock export gcg: cannot write {out}: {exc.strerror}")
+            return 1
+        _say(f"wrote {out}")
+    return 0
+
+
+def run_results(args: argparse.Namespace) -> int:
+    """Write the NASPA or tsh results of every finished game in the logs."""
+    from engine.errors import EngineError
+    from engine.exports.results import ResultsError, game_result
+    from engine.exports.roster import RosterError, parse_roster
+    from engine.rules.replay import replay
+    from terminal_ui.director.exports import results_files
+    from terminal_ui.director.tables import split_games
+
+    name = f"rackclock export {args.kind}"
+    roster = None
+    if args.roster is not None:
+        try:
+            roster = parse_roster(args.roster.read_text(encoding="utf-8-sig"), str(args.roster))
+        except (OSError, UnicodeDecodeError) as exc:
+            _say(f"{name}: cannot read the roster {args.roster}: {exc}")
+            return 1
+        except RosterError as exc:
+            _say(f"{name}: {exc}")
+            return 1
+    if args.round is not None and args.round < 1:
+        _say(f"{name}: --round {args.round}: rounds count from 1")
+        return 1
+    results = []
+    for log in args.logs:
+        events = _events(Path(log), args.kind)
+        if events is None:
+            return 1
+        for n, game in enumerate(split_games(events), start=1):
+            state, _ = replay(game)
+            if state.result is None:
+                _say(f"{name}: {log} game {n} is not over: left out")
+                continue
+            try:
+                results.append(game_result(state, args.round if state.round is None else None))
+            except ResultsError as exc:
+                _say(f"{name}: {log} game {n}: {exc}; give --round N")
+                return 1
+    if not results:
+        _say(f"{name}: no finished game in {', '.join(args.logs)}")
+        return 1
+    notes: list[str] = []
+    try:
+        files = results_files(
+            results,
+            roster=roster,
+            encoding=getattr(args, "encoding", "iso-8859-1"),
+            notes=notes,
+            kinds=(args.kind,),
+        )
+    except (ResultsError, EngineError) as exc:
+        _say(f"{name}: {exc}")
+        return 1
+    for note in notes:
+        _say(f"note: {note}")
+    try:
+        if args.kind == "naspa":
+            data = files["results-naspa.txt"]
+            if args.output is None:
+                sys.stdout.buffer.write(data)
+            else:
+                args.output.write_bytes(data)
+                _say(f"wrote {args.output}")
+            return 0
+        folder = args.output or Path()
+        folder.mkdir(parents=True, exist_ok=True)
+        for file, data in files.items():
+            (folder / file).write_bytes(data)
+            _say(f"wrote {folder / file}")
+    except OSError as exc:
+        _say(f"{name}: cannot write: {exc}")
+        return 1
+    return 0

@@ -1,0 +1,118 @@
+"""``rackclock export gcg|naspa|tsh``, run as a director runs it from a script: the
+installed command on logs on disk (SQLite and JSON Lines)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from clock.log.eventlog import EventLog
+from engine.events import ClockPressed, EndRacks, Event, GameStarted, Passed, Resigned, TilesPlaced
+from engine.gcg import check_bytes
+from engine.rules.variant import load_variant
+from tests.strict_gcg import strict_read
+
+RACKCLOCK = str(Path(sys.executable).parent / "rackclock")
+
+
+def run(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [RACKCLOCK, "export", *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        cwd=cwd,
+    )
+
+
+def game(t: int, players: tuple[str, str], *, resign: bool = False, rnd: int | None = None):  # type: ignore[no-untyped-def]
+    out: list[Event] = [
+        GameStarted(t=t, variant="nzasp", players=players, round=rnd),
+        TilesPlaced(t=t + 1_000, player=0, move="8D WINDY", score=32),
+        ClockPressed(t=t + 1_500, player=0),
+    ]
+    if resign:
+        return [*out, Resigned(t=t + 2_000, player=1)]
+    return [
+        *out,
+        *(Passed(t=t + 2_000 + i, player=(i + 1) % 2) for i in range(6)),
+        EndRacks(t=t + 9_000, racks=("AEIRSTT", "AEILNOU")),
+    ]
+
+
+def log_of(path: Path, *games: list[Event]) -> Path:
+    with EventLog.open(path) as log:
+        for g in games:
+            for ev in g:
+                log.append(ev)
+    return path
+
+
+def test_gcg_of_a_log_with_two_games(tmp_path: Path) -> None:
+    log = log_of(
+        tmp_path / "t1.sqlite", game(0, ("Ann Lee", "Ben Ray")), game(60_000, ("Cyd Oh", "Dee Fox"))
+    )
+    refused = run("gcg", log)
+    assert refused.returncode == 1
+    assert "holds 2 games: give -o FILE" in refused.stderr
+    done = run("gcg", log, "-o", tmp_path / "t1.gcg")
+    assert done.returncode == 0, done.stderr
+    for n, first in ((1, "Ann Lee"), (2, "Cyd Oh")):
+        data = (tmp_path / f"t1-{n}.gcg").read_bytes()
+        assert f"#player1 {first.split()[0]}{first.split()[1]} {first}" in data.decode()
+        assert strict_read(data.decode("latin-1")) is None
+        assert check_bytes(data, "x", load_variant("nzasp")).ok
+
+
+def test_gcg_to_stdout_from_json_lines(tmp_path: Path) -> None:
+    log = log_of(tmp_path / "t.sqlite", game(0, ("Ann", "Ben")))
+    subprocess.run([RACKCLOCK, "log", "export", log, "-o", tmp_path / "t.jsonl"], check=True)
+    out = run("gcg", tmp_path / "t.jsonl")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[4].startswith(">Ann: DINWY 8D WINDY +32 32 @")
+
+
+def test_results_from_several_logs_with_a_round_and_a_roster(tmp_path: Path) -> None:
+    t1 = log_of(tmp_path / "t1.sqlite", game(0, ("Ann Lee", "Ben Ray")))
+    t2 = log_of(tmp_path / "t2.sqlite", game(0, ("Cyd Oh", "Zoë Fox"), resign=True))
+    missing = run("naspa", t1, t2)
+    assert missing.returncode == 1
+    assert "no round number" in missing.stderr
+    assert "give --round N" in missing.stderr
+    naspa = run("naspa", t1, t2, "--round", "1")
+    assert naspa.returncode == 0, naspa.stderr
+    # Ann 32 - 7 (AEIRSTT) = 25, Ben 0 - 7 (AEILNOU); Zoë resigned: a forfeit, B, +-50
+    assert naspa.stdout.splitlines() == [
+        "1 LEE ANN/32: W2-25",
+        "2 RAY BEN/-32: L1--7",
+        "3 OH CYD/50: B",
+        "4 FOX ZOE/-50: B",
+    ]
+    assert "'Zoë Fox' written 'FOX ZOE' in the NASPA file (ASCII only)" in naspa.stderr
+    roster = tmp_path / "roster.csv"
+    roster.write_text("last,first,rating\nLee,Ann,1500\nRay,Ben,1400\n", encoding="utf-8")
+    tsh = run("tsh", t1, t2, "--round", "1", "--roster", roster, "-o", tmp_path / "out")
+    assert tsh.returncode == 0, tsh.stderr
+    text = (tmp_path / "out" / "a.t").read_bytes().decode("iso-8859-1")
+    assert "Lee, Ann 1500 2;" in text
+    assert "Fox, Zoë 0 0; -50" in text
+    assert "Zoë Fox is not on the roster: rating 0" in tsh.stderr
+
+
+def test_bad_input_is_one_line_and_exit_1(tmp_path: Path) -> None:
+    bad_roster = tmp_path / "r.csv"
+    bad_roster.write_text("name,rating\nAnn Lee,high\n", encoding="utf-8")
+    log = log_of(tmp_path / "t.sqlite", game(0, ("Ann", "Ben"), rnd=1))
+    for args, says in [
+        (("gcg", tmp_path / "none.sqlite"), "No such file"),
+        (("gcg", tmp_path), "a folder, not a log file"),
+        (("naspa", log, "--round", "0"), "rounds count from 1"),
+        (("tsh", log, "--roster", bad_roster), "r.csv line 2: rating 'high' is not a whole number"),
+        (("tsh", log, "--roster", tmp_path / "nope.csv"), "cannot read the roster"),
+    ]:
+        out = run(*args, cwd=tmp_path)
+        assert out.returncode == 1, (args, out.stderr)
+        assert says in out.stderr, (args, out.stderr)
+        assert "Traceback" not in out.stderr
