@@ -19,11 +19,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import time
-from collections.abc import Callable
 from typing import Any
 
 from bench.gamelog import BOARD_VARIANTS, numbered, random_log
+from bench.stats import best_time
 from engine.events import Event
 from engine.exports.gcg import to_gcg
 from engine.exports.results import GameResult, game_result
@@ -33,15 +32,6 @@ from engine.rules.variant import load_variant
 from terminal_ui.director.exports import results_files
 
 __all__ = ["main", "run"]
-
-
-def _best(fn: Callable[[], object], repeat: int) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
 
 
 def run(n_games: int, repeat: int) -> dict[str, Any]:
@@ -84,10 +74,10 @@ def run(n_games: int, repeat: int) -> dict[str, Any]:
     def files() -> None:
         results_files(results, notes=[])
 
-    floor_s = _best(floor, repeat)
-    gcg_s = _best(gcg, repeat)
-    check_s = _best(check, repeat)
-    files_s = _best(files, repeat)
+    floor_s = best_time(floor, repeat)
+    gcg_s = best_time(gcg, repeat)
+    check_s = best_time(check, repeat)
+    files_s = best_time(files, repeat)
     ratio = gcg_s / floor_s
     print(f"games: {n_games} ({events:,} events, every board variant)")
     print(f"(a) replay (floor):   {floor_s * 1e3:8.1f} ms  {n_games / floor_s:8,.0f} games/s")

@@ -22,10 +22,11 @@ import json
 import pstats
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from bench.corpus import corpus
+from bench.stats import best_time
 from engine import (
     Board,
     GameRecord,
@@ -87,16 +88,6 @@ def _score_all(inputs: Sequence[tuple[Board, Move]]) -> None:
         place(board, move, ts)
 
 
-def _best_time(fn: Callable[[], None], repeat: int) -> float:
-    """The fastest of ``repeat`` runs: the least disturbed by other work on the machine."""
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
-
-
 def run(games: int, seed: int, repeat: int, profile: bool) -> dict[str, Any]:
     """Run the benchmark, print the report, and return the JSON summary."""
     t0 = time.perf_counter()
@@ -107,8 +98,8 @@ def run(games: int, seed: int, repeat: int, profile: bool) -> dict[str, Any]:
     inputs = _scoring_inputs(records)
 
     _check_all(blobs[:50])  # warm caches (tile set, layout) before timing
-    check_s = _best_time(lambda: _check_all(blobs), repeat)
-    score_s = _best_time(lambda: _score_all(inputs), repeat)
+    check_s = best_time(lambda: _check_all(blobs), repeat)
+    score_s = best_time(lambda: _score_all(inputs), repeat)
 
     games_per_s = games / check_s
     us_per_placement = check_s / placements * 1e6

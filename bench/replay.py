@@ -26,13 +26,14 @@ import pstats
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
 from bench.gamelog import game_turns, log_of_size, numbered
+from bench.stats import best_time
 from clock.log.eventlog import EventLog, import_jsonl
 from engine.events import Event, GameStarted, encode_event
 from engine.rules.replay import parse_jsonl, replay
@@ -45,16 +46,6 @@ FLOOR_EVENTS_PER_S = 100_000
 
 _REBUILD_TURNS = 40
 _REBUILD_RUNS = 50
-
-
-def _best(fn: Callable[[], object], repeat: int) -> float:
-    """The fastest of ``repeat`` runs: the least disturbed by other work on the machine."""
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
 
 
 def _replay_clean(pairs: Iterable[tuple[int, Event]]) -> GameState:
@@ -97,7 +88,7 @@ def _sqlite_rate(events: Sequence[Event], text: str, repeat: int) -> float:
                 raise AssertionError(f"read {len(pairs)} events, wrote {len(events)}")
             _replay_clean(pairs)
 
-        secs = _best(read_and_replay, repeat)
+        secs = best_time(read_and_replay, repeat)
         size = path.stat().st_size
     rate = len(events) / secs
     print(f"sqlite write:      {write_s:.2f} s (import_jsonl, one commit; {size / 1e6:.0f} MB)")
@@ -117,16 +108,16 @@ def run(n_events: int, variant: str, repeat: int, profile: bool) -> dict[str, An
     final = _replay_clean(pairs[:5000])  # warm the caches (variant, tile set, layout)
     del final
 
-    mem_s = _best(lambda: _replay_clean(pairs), repeat)
-    jsonl_s = _best(lambda: _jsonl_replay(text), repeat)
-    raw_s = _best(lambda: _raw_decode(text), repeat)
+    mem_s = best_time(lambda: _replay_clean(pairs), repeat)
+    jsonl_s = best_time(lambda: _jsonl_replay(text), repeat)
+    raw_s = best_time(lambda: _raw_decode(text), repeat)
     lines_decoder = msgspec.json.Decoder(Event)
     data = text.encode()
-    bulk_s = _best(lambda: lines_decoder.decode_lines(data), repeat)
+    bulk_s = best_time(lambda: lines_decoder.decode_lines(data), repeat)
 
     seed, game = game_turns(_REBUILD_TURNS, variant)
     game_pairs = numbered(game)
-    rebuild_s = _best(lambda: _replay_clean(game_pairs), _REBUILD_RUNS)
+    rebuild_s = best_time(lambda: _replay_clean(game_pairs), _REBUILD_RUNS)
 
     rate = n_events / mem_s
     jsonl_rate = n_events / jsonl_s

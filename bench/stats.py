@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import math
+import time
+from collections.abc import Callable
 
-__all__ = ["percentile_ms"]
+__all__ = ["best_time", "percentile_ms"]
 
 
 def percentile_ms(sorted_ns: list[int], q: float) -> float:
@@ -17,3 +19,13 @@ def percentile_ms(sorted_ns: list[int], q: float) -> float:
     """
     rank = max(1, math.ceil(q * len(sorted_ns)))
     return sorted_ns[rank - 1] / 1e6
+
+
+def best_time(fn: Callable[[], object], repeat: int) -> float:
+    """Seconds of the fastest of ``repeat`` runs: the least disturbed by other work."""
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return best

@@ -104,13 +104,15 @@ def _event(line: Turn, nick: str, total: int) -> Event | None:
         )
         return Event(EventKind.PASS, nick, "", 0, total, annotation=note, pragmas=pragmas)
     if k == "exchange":
-        named = line.text[1:]
-        if named.isdigit():
+        # The tiles put back, when named, are in ``rack`` (the table shows only "-3").
+        if line.rack:
             return Event(
-                EventKind.EXCHANGE, nick, "", 0, total, exchange_count=int(named),
-                annotation=note,
-            )  # fmt: skip
-        return Event(EventKind.EXCHANGE, nick, "", 0, total, exchanged=named, annotation=note)
+                EventKind.EXCHANGE, nick, "", 0, total, exchanged=line.rack, annotation=note
+            )
+        return Event(
+            EventKind.EXCHANGE, nick, "", 0, total, exchange_count=int(line.text[1:]),
+            annotation=note,
+        )  # fmt: skip
     if k == "bonus":
         return Event(EventKind.CHALLENGE_BONUS, nick, "", line.score, total, annotation=note)
     if k == "end_racks":

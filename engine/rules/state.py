@@ -165,7 +165,8 @@ class Turn(msgspec.Struct, frozen=True):
     remaining_ms: int
     """The player's clock after it."""
     rack: str = ""
-    """Tiles involved, when known (end racks)."""
+    """Tiles involved, when known: the racks at the end; the tiles an exchange put
+    back, when named (kept out of ``text``, which the table shows)."""
 
 
 class Result(msgspec.Struct, frozen=True):

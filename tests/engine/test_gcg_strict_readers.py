@@ -124,6 +124,8 @@ def test_a_named_exchange_and_a_pass_carry_the_tiles_known() -> None:
     ]
     state, rejected = replay(numbered(events))
     assert not rejected, rejected
+    # the table shows the count only: the opponent must not learn the tiles put back
+    assert [(h.text, h.rack) for h in state.history if h.kind == "exchange"] == [("-3", "QVV")]
     text = _gcg(state)
     assert strict_read(text) is None, text
     lines = text.splitlines()
@@ -132,4 +134,21 @@ def test_a_named_exchange_and_a_pass_carry_the_tiles_known() -> None:
     assert any(ln.startswith(">Ann: AX - +0 32") for ln in lines), text
     assert any(ln.startswith(">Ann: AX 9E AX +20 52") for ln in lines), text
     assert lines[3].startswith("#description rackclock; rules: ")
+    _check(text, "nzasp")
+
+
+def test_a_blank_never_named_is_written_with_a_letter_and_a_note() -> None:
+    events: list[Event] = [
+        GameStarted(t=0, variant="nzasp", players=("Ann", "Ben")),
+        TilesPlaced(t=1_000, player=0, move="8D WIND?", score=24),
+        ClockPressed(t=1_500, player=0),
+        *(Passed(t=2_000 + i, player=(i + 1) % 2) for i in range(6)),
+        EndRacks(t=9_000, racks=("AEIRSTT", "AEILNOU")),
+    ]
+    state, rejected = replay(numbered(events))
+    assert not rejected, rejected
+    text = _gcg(state)
+    assert ">Ann: DINW? 8D WINDa +24 24" in text
+    assert "#note a blank was not named at the table; written as 'a'" in text
+    assert strict_read(text) is None, text
     _check(text, "nzasp")

@@ -302,7 +302,7 @@ def out_play(state: GameState, t: int) -> GameState:
 
 
 def _end_turn_without_play(
-    state: GameState, p: int, t: int, kind: TurnKind, text: str
+    state: GameState, p: int, t: int, kind: TurnKind, text: str, rack: str = ""
 ) -> GameState:
     opp = 1 - p
     clock = state.clock.start(opp, t)
@@ -313,7 +313,7 @@ def _end_turn_without_play(
         composing=None,
         last=None,
         scoreless=state.scoreless + 1,
-        history=line(state, t, p, kind, text, 0, state.scores, clock),
+        history=line(state, t, p, kind, text, 0, state.scores, clock, rack),
     )
     if state.mode == "scoresheet":
         # Passes and exchanges are turns on the sheet too, scored 0 (the
@@ -378,8 +378,11 @@ def _exchanged(state: GameState, ev: Exchanged, t: int) -> GameState:
             f"{state.players[p]} exchanges {ev.count}; {state.players[1 - p]}'s clock runs",
         ),
     )
-    named = ev.tiles.upper() if ev.tiles else str(ev.count)
-    return _end_turn_without_play(st, p, t, "exchange", f"-{named}")
+    # The tiles put back stay off the history the table shows (the opponent would
+    # learn them); they are kept for the game record.
+    return _end_turn_without_play(
+        st, p, t, "exchange", f"-{ev.count}", ev.tiles.upper() if ev.tiles else ""
+    )
 
 
 def _passed(state: GameState, ev: Passed, t: int) -> GameState:
