@@ -265,8 +265,10 @@ class _Replay:
         self.board = self.board.with_tiles(laid)
         for _, ch in laid:
             tile = self.ts.blank if ch.islower() else ch
-            if self.pool[tile] > 0:
+            if self.pool[tile] > 1:
                 self.pool[tile] -= 1
+            else:
+                self.pool.pop(tile, None)
         self.held[p] = max(0, self.held[p] - len(laid))
         self.held[p] += min(len(laid), max(0, self.bag()))
         self.kept[p] = None
@@ -476,6 +478,8 @@ def check_record(record: GameRecord, variant: Variant, *, label: str = "<record>
         # problem is reported, not every move after it.
         if len(record.players) != 2:
             rp.err(0, "the record does not name two players")
+        else:
+            rp.err(0, f"both players have the nickname {nicks[0]!r}")
         errors = tuple(sorted(rp.problems, key=lambda pr: pr.line))
         return CheckResult(label, False, False, errors, {}, ())
     names = [pl.name for pl in record.players]
