@@ -16,8 +16,9 @@ writer avoids it:
   last racks: :func:`known_racks` works this out backwards (a partial rack, as
   annotators write);
 * an exchange names its tiles when the table recorded them (``x AEIU``); when only
-  the count is known it is written ``-4`` (the GCG form for it) and the export
-  reports it, since no rack can be written for it;
+  the count is known it is written as a pass (the same score, turn and scoreless
+  count) whose rack is the tiles known after it, with a note and a
+  ``#rackclock-exchange N`` pragma that our reader takes back as the exchange;
 * no ``#incomplete``: an unfinished game simply stops;
 * a blank never named at the table is written as ``a`` with a note saying so;
 * the ``(time)`` lines come after the end-of-game rack lines;
@@ -39,7 +40,7 @@ from collections import Counter
 
 from engine.clocktext import clock_text
 from engine.errors import EngineError
-from engine.gcg.check import SETTLED_PRAGMA
+from engine.gcg.check import EXCHANGE_PRAGMA, SETTLED_PRAGMA
 from engine.gcg.record import Event, EventKind, GameRecord, Player, Pragma
 from engine.play.notation import parse_move
 from engine.rules.state import GameState, Turn
@@ -109,10 +110,15 @@ def _event(line: Turn, nick: str, total: int) -> Event | None:
             return Event(
                 EventKind.EXCHANGE, nick, "", 0, total, exchanged=line.rack, annotation=note
             )
-        return Event(
-            EventKind.EXCHANGE, nick, "", 0, total, exchange_count=int(line.text[1:]),
-            annotation=note,
-        )  # fmt: skip
+        # Only counted: strict readers need an exchange's tiles, so it is written as a
+        # pass (the same score, turn and scoreless count) saying what it was; our
+        # reader takes it back as the exchange (docs/gcg.md).
+        count = line.text[1:]
+        said = (
+            Pragma("note", f"exchanged {count} (the tiles were not recorded at the table)"),
+            Pragma(EXCHANGE_PRAGMA, count),
+        )
+        return Event(EventKind.PASS, nick, "", 0, total, annotation=note, pragmas=said)
     if k == "bonus":
         return Event(EventKind.CHALLENGE_BONUS, nick, "", line.score, total, annotation=note)
     if k == "end_racks":
@@ -288,6 +294,9 @@ def known_racks(events: list[Event], nicks: list[str]) -> list[str]:
             withdrawn[p] = i
         elif k is EventKind.PASS:
             racks[i] = _rack_text(carry.get(p))
+            if any(pr.name == EXCHANGE_PRAGMA for pr in ev.pragmas):
+                # An exchange written as a pass: the rack before it is not known.
+                carry[p] = None
         elif k is EventKind.EXCHANGE:
             carry[p] = _tiles(ev.exchanged) if ev.exchanged else None
             racks[i] = _rack_text(carry[p])

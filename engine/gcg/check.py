@@ -20,6 +20,7 @@ the bag that allow an exchange.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,7 +34,14 @@ from engine.gcg.record import Event, EventKind, GameRecord
 from engine.play.placement import Placement, place
 from engine.rules.variant import Variant
 
-__all__ = ["CheckResult", "Problem", "check_bytes", "check_record"]
+__all__ = [
+    "EXCHANGE_PRAGMA",
+    "SETTLED_PRAGMA",
+    "CheckResult",
+    "Problem",
+    "check_bytes",
+    "check_record",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -496,6 +504,8 @@ def check_record(record: GameRecord, variant: Variant, *, label: str = "<record>
         EventKind.TIME_PENALTY: rp.time_penalty,
     }
     for ev in record.events:
+        if ev.kind is EventKind.PASS and ev.pragmas:
+            ev = _as_exchange(ev)
         p = record.nick_index(ev.nick)
         if p is None:
             rp.err(ev, f"unknown player {ev.nick!r}")
@@ -534,6 +544,21 @@ def check_bytes(data: bytes, label: str, variant: Variant) -> CheckResult:
 
 SETTLED_PRAGMA = "rackclock-settled"
 """After a play: the score the players settled at the table (it may differ from the board's)."""
+
+EXCHANGE_PRAGMA = "rackclock-exchange"
+"""After a pass line: it was an exchange of this many tiles, which the table did not
+see. Strict readers need the tiles of an exchange; written as a pass (the same score,
+turn and scoreless count), it loads there, and it reads back here as the exchange."""
+
+
+def _as_exchange(ev: Event) -> Event:
+    """A pass carrying :data:`EXCHANGE_PRAGMA`, read back as the exchange it was."""
+    for pragma in ev.pragmas:
+        if pragma.name == EXCHANGE_PRAGMA and pragma.value.strip().isdigit():
+            return dataclasses.replace(
+                ev, kind=EventKind.EXCHANGE, exchange_count=int(pragma.value)
+            )
+    return ev
 
 
 def _settled(ev: Event) -> int | None:

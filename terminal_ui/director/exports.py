@@ -116,9 +116,8 @@ def gcg_files(label: str, events: Sequence[tuple[int, Event]]) -> tuple[list[Gcg
             unknown = line.startswith(">") and line.split(":", 1)[1].startswith("  -")
             if unknown:
                 notes.append(
-                    f"{label} game {n} line {number}: no tile of the rack is known "
-                    f"({line.split(':', 1)[1].split()[0]}); strict readers (MAGPIE) refuse an "
-                    "empty rack: name the tiles put back at the table (x AEI)"
+                    f"{label} game {n} line {number}: a pass whose rack nothing later shows: "
+                    "written with an empty rack, which strict readers (MAGPIE) refuse"
                 )
         assert all(ev.kind is not EventKind.PLACEMENT or ev.rack for ev in record.events)
         out.append(GcgFile(n, text.encode(record.encoding), tuple(notes)))

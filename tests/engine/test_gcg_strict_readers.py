@@ -4,9 +4,10 @@ The strict reader is :mod:`tests.strict_gcg`, MAGPIE's rules as read in its sour
 It is first shown to accept the three real published records and to refuse each
 pitfall our exports once had; then every export (each scenario that ends, random
 games of every variant) must load, and check ``ok`` with our reader. The one form it
-refuses by design is a turn without a play where no tile of the rack is known (an
-exchange the table counted but did not name, ``-4``; a pass with nothing shown after
-it): GCG has no way to say "unknown rack" (docs/gcg.md), so only those lines may be.
+refuses by design is a pass whose rack nothing later shows (GCG has no way to say
+"unknown rack" and we do not invent tiles; docs/gcg.md), so only those lines may be.
+An exchange the table only counted is written as a pass with the tiles known after
+it and a ``#rackclock-exchange N`` pragma, which strict readers load.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from engine.rules.variant import load_variant
 from tests.helpers import REAL, SCENARIOS, scenario_events
 from tests.strict_gcg import strict_read
 
-UNKNOWN_RACK = re.compile(r"^>\S+:  -\d* \+0 ")
+UNKNOWN_RACK = re.compile(r"^>\S+:  - \+0 ")
 
 
 def _gcg(state: GameState) -> str:
@@ -152,3 +153,35 @@ def test_a_blank_never_named_is_written_with_a_letter_and_a_note() -> None:
     assert "#note a blank was not named at the table; written as 'a'" in text
     assert strict_read(text) is None, text
     _check(text, "nzasp")
+
+
+def test_an_exchange_only_counted_loads_as_a_pass_and_reads_back_as_the_exchange() -> None:
+    events: list[Event] = [
+        GameStarted(t=0, variant="nzasp", players=("Ann", "Ben")),
+        TilesPlaced(t=1_000, player=0, move="8D WINDY", score=32),
+        ClockPressed(t=1_500, player=0),
+        Exchanged(t=2_000, player=1, count=3),
+        TilesPlaced(t=3_000, player=0, move="D6 ZO.", score=15),
+        ClockPressed(t=3_500, player=0),
+        TilesPlaced(t=4_000, player=1, move="9E AX", score=20),
+        ClockPressed(t=4_500, player=1),
+        *(Passed(t=6_000 + i, player=i % 2) for i in range(6)),
+        EndRacks(t=9_000, racks=("AEIRSTT", "AEILNOU")),
+    ]
+    state, rejected = replay(numbered(events))
+    assert not rejected, rejected
+    text = _gcg(state)
+    assert strict_read(text) is None, text
+    lines = text.splitlines()
+    at = lines.index(next(ln for ln in lines if ln.startswith(">Ben: AX - +0 0")))
+    assert lines[at + 1 : at + 3] == [
+        "#note exchanged 3 (the tiles were not recorded at the table)",
+        "#rackclock-exchange 3",
+    ]
+    parsed = parse_gcg(text)
+    check = check_record(parsed.record, load_variant("nzasp"))
+    assert check.ok, check.errors
+    # the checker takes the line as the exchange: nine tiles cannot go back from seven
+    nine = parse_gcg(text.replace("#rackclock-exchange 3", "#rackclock-exchange 9")).record
+    errors = check_record(nine, load_variant("nzasp")).errors
+    assert [e.message for e in errors] == ["cannot exchange 9 tiles from a rack of 7"]
