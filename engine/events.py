@@ -93,11 +93,14 @@ class ClockPressed(_Base, tag="clock_pressed", frozen=True, kw_only=True):
     A device that keeps its own time (device-authoritative) sends both times it
     showed at the press; they become the game's times, and a gap from the host's
     own reckoning beyond ``drift_threshold_ms`` is a ruling for the director.
+    ``device_ms`` is the device's own free-running counter at the press (32 bits,
+    wrapping), recorded as sent, for forensics (docs/clock-protocol.md).
     """
 
     player: int
     device_remaining_ms: tuple[int, int] | None = None
     drift_threshold_ms: int = 250
+    device_ms: int | None = None
 
 
 class TilesDrawn(_Base, tag="tiles_drawn", frozen=True, kw_only=True):

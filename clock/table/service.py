@@ -427,6 +427,7 @@ class TableService:
                     player=dev.side,
                     device_remaining_ms=times,
                     drift_threshold_ms=self.drift_threshold_ms,
+                    device_ms=dev.device_ms,
                 ),
                 "device",
             )

@@ -503,7 +503,9 @@ async def test_device_authoritative_drift_over_threshold_is_a_ruling(tmp_path: P
         drift = [r for r in svc.state.rulings if "differ by" in r.text]
         assert len(drift) == 1
         assert "differ by 400 ms" in drift[0].text
+        assert "(device 2:49.6 / 3:00.0, service 2:50.0 / 3:00.0)" in drift[0].text
         assert drift[0].t == 10000
+        assert press.device_ms == 10000  # the device's own counter at the press, recorded
         assert svc.state.clock.remaining(0, tl.now_ms()) == 169600  # the device's stand
 
         tl.advance(10000)

@@ -30,6 +30,7 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from clock.device.interface import (
@@ -316,7 +317,14 @@ async def test_presses_reach_the_log_and_sets_reach_the_display(
         await wait_for(lambda: fw.text == "é" * 32, "the cut text")
 
         accepted = [r for r in t.presses() if not r.refused]
-        assert [r.event() for r in accepted] == [
+        pressed = [r.event() for r in accepted]
+        # the device's own counter at each press is recorded with it, as the spec says
+        counters = [ev.device_ms for ev in pressed if isinstance(ev, ClockPressed)]
+        assert len(counters) == 2
+        assert counters[0] is not None
+        assert counters[1] is not None
+        assert 0 <= counters[0] <= counters[1] < 2**32
+        assert [msgspec.structs.replace(ev, device_ms=None) for ev in pressed] == [
             ClockPressed(player=0, t=accepted[0].t, actor="device"),
             ClockPressed(player=1, t=accepted[1].t, actor="device"),
         ]

@@ -269,11 +269,12 @@ def _device_times(state: GameState, ev: ClockPressed, t: int) -> GameState:
         rule = (
             f"table procedure: device-authoritative clock (drift over {ev.drift_threshold_ms} ms)"
         )
+        # Tenths, so that a drift of 600 ms shows in the times and not only in the gap.
         text = (
             f"the clock device and the service differ by {gap} ms at "
-            f"{state.players[ev.player]}'s press (device {clock_text(dev[0])} / "
-            f"{clock_text(dev[1])}, service {clock_text(host[0])} / {clock_text(host[1])}): "
-            "the device's times stand; director to review"
+            f"{state.players[ev.player]}'s press (device {clock_text(dev[0], tenths=True)} / "
+            f"{clock_text(dev[1], tenths=True)}, service {clock_text(host[0], tenths=True)} / "
+            f"{clock_text(host[1], tenths=True)}): the device's times stand; director to review"
         )
         st = replace(st, rulings=(*st.rulings, Ruling(t, rule, text)))
     return st
