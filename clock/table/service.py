@@ -100,6 +100,10 @@ class Status:
     """The device's identity."""
     device_reason: str = ""
     """Why it is offline."""
+    offline_since_ms: int | None = None
+    """Table time the device went offline (None while online or never connected)."""
+    attached: bool = True
+    """Whether the table has a clock device at all (``--clock none``: no)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,7 +209,7 @@ class TableService:
         self._wall_ms = wall_ms or (lambda: time.time_ns() // 1_000_000)
         self.state = GameState()
         """The current game state (read-only for callers)."""
-        self.status = Status()
+        self.status = Status(attached=device is not None)
         """Device status."""
         self.rejected_on_load: list[Rejected] = []
         """Log lines the rules refused when the log was replayed at start."""
@@ -434,7 +438,10 @@ class TableService:
         elif isinstance(dev, PausePressed):
             self.send(_PAUSE, "device")
         elif isinstance(dev, DeviceOffline):
-            self.status = Status(False, self.status.device_id, dev.reason)
+            since = self.status.offline_since_ms
+            if self.status.device_online or since is None:
+                since = self.timeline.now_ms()
+            self.status = Status(False, self.status.device_id, dev.reason, since)
             log.warning("clock device offline: %s", dev.reason)
             self._publish(Update(self.state, self.status))
         elif isinstance(dev, DeviceOnline):

@@ -190,7 +190,12 @@ class TablePublisher:
             "seq": self._last_seq,
             "published_at_ms": time.time_ns() // 1_000_000,
             "expires_s": self.expiry_s,
-            "device": {"online": st.device_online, "id": st.device_id, "reason": st.device_reason},
+            "device": {
+                "online": st.device_online,
+                "id": st.device_id,
+                "reason": st.device_reason,
+                "offline_since_ms": st.offline_since_ms,
+            },
             # on the table's timeline: how long a neutralized clock has been stopped
             "now_ms": now,
             "neutralized_since_ms": clock.since_ms if clock.neutral else None,

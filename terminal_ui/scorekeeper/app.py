@@ -46,7 +46,7 @@ from textual.widgets import Input, Label, Static
 
 from clock.device.emulated import EmulatedClock
 from clock.log.files import load_log
-from clock.table.service import Ack, TableService, Update
+from clock.table.service import Ack, Status, TableService, Update
 from clock.table.session import SessionError, TableSpec
 from engine.errors import EngineError
 from engine.events import (
@@ -78,6 +78,7 @@ from terminal_ui.scorekeeper.turn_book import (
 )
 from terminal_ui.scorekeeper.widgets import ResultScreen, SheetClock
 from terminal_ui.shared.command_input import CommandInput
+from terminal_ui.shared.link import show_link
 from terminal_ui.shared.theme import HIGH_CONTRAST
 from terminal_ui.table.commands import CommandError, Preview, interpret
 
@@ -110,6 +111,8 @@ class ScorekeeperApp(App[int]):
         self.emulated: EmulatedClock | None = None
         self.state = GameState()
         """The latest state drawn."""
+        self.link = Status(attached=False)
+        """The clock device's link, from the service's last update."""
         self.book = TurnBook()
         """The order of the ended turns."""
         self.chosen: int | None = None
@@ -124,6 +127,7 @@ class ScorekeeperApp(App[int]):
         with Horizontal(id="clocks"):
             yield SheetClock(id="p0")
             yield SheetClock(id="p1")
+        yield Static(" ", id="link")
         yield Static(" ", id="phase")
         yield Static(" ", id="target")
         with Horizontal(id="entry-row"):
@@ -195,6 +199,7 @@ class ScorekeeperApp(App[int]):
     def on_update(self, update: Update) -> None:
         """Mirror the service's state on the screen."""
         self.state = update.state
+        self.link = update.status
         if update.refused is not None:
             self.show_ack(update.refused)
         self._auto_score()
@@ -241,9 +246,11 @@ class ScorekeeperApp(App[int]):
 
     def draw_clocks(self) -> None:
         st = self.state
+        now = self.config.timeline.now_ms()
+        with contextlib.suppress(NoMatches):  # the screen is closing
+            show_link(self.query_one("#link", Static), self.link, now)
         if st.variant is None:
             return
-        now = self.config.timeline.now_ms()
         with contextlib.suppress(NoMatches):  # the screen is closing
             for seat in (0, 1):
                 self.query_one(f"#p{seat}", SheetClock).show(st, seat, now)

@@ -13,6 +13,7 @@ F3 shows the board, F4 switches to the high-contrast theme, ctrl+q quits.
 
 from __future__ import annotations
 
+import contextlib
 from typing import ClassVar
 
 from textual import on, work
@@ -24,7 +25,7 @@ from textual.markup import escape
 from textual.widgets import Footer, Header, Input, Static
 
 from clock.device.emulated import EmulatedClock
-from clock.table.service import Ack, TableService, Update
+from clock.table.service import Ack, Status, TableService, Update
 from clock.table.session import SessionError, TableSpec
 from engine.errors import EngineError
 from engine.events import Adjudicated, Challenged, Event, Signed
@@ -32,6 +33,7 @@ from engine.rules.procedures.common import penalty
 from engine.rules.state import GameState, Phase
 from firmware_bridge.host.devices import open_table
 from terminal_ui.shared.command_input import CommandInput
+from terminal_ui.shared.link import show_link
 from terminal_ui.shared.theme import HIGH_CONTRAST, STYLESHEET
 from terminal_ui.shared.widgets import BoardView, PlayerClock, history_lines, ruling_lines
 from terminal_ui.table.commands import CommandError, Preview, interpret, next_step
@@ -60,6 +62,8 @@ class TableApp(App[int]):
         self.service: TableService | None = None
         self.emulated: EmulatedClock | None = None
         self.state = GameState()
+        self.link = Status(attached=False)
+        """The clock device's link, from the service's last update."""
         self.last_ack: Ack | None = None
         self._summary: SummaryScreen | None = None
         self._adjudicating = False
@@ -72,6 +76,7 @@ class TableApp(App[int]):
                 with Horizontal(id="clocks"):
                     yield PlayerClock(id="p0")
                     yield PlayerClock(id="p1")
+                yield Static("", id="link")
                 yield Static("", id="phase")
                 yield CommandInput(
                     placeholder="play (8D WINDY) or command: pass, hold, challenge, draw 5 ...",
@@ -126,6 +131,7 @@ class TableApp(App[int]):
     def on_update(self, update: Update) -> None:
         """Mirror the service's state on the screen."""
         self.state = update.state
+        self.link = update.status
         if update.refused is not None:
             self.show_ack(update.refused)
         self.draw()
@@ -147,11 +153,17 @@ class TableApp(App[int]):
             fb.update(f"[red]refused[/red]: {escape(ack.reason)} [dim]({escape(ack.rule)})[/dim]")
 
     # --- drawing -------------------------------------------------------------------------------
+    def draw_link(self, now: int) -> None:
+        """The clock device's link: an offline clock is an alarm, never a quiet line."""
+        with contextlib.suppress(NoMatches):  # shutting down
+            show_link(self.query_one("#link", Static), self.link, now)
+
     def draw_clocks(self) -> None:
         st = self.state
+        now = self.config.timeline.now_ms()
+        self.draw_link(now)
         if st.variant is None:
             return
-        now = self.config.timeline.now_ms()
         keys = ("[ / F1", "] / F2")
         for seat in (0, 1):
             try:

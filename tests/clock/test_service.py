@@ -598,7 +598,7 @@ async def test_device_offline_and_back(tmp_path: Path) -> None:
         tl.advance(5000)
         dev.emit(DeviceOffline("cable unplugged"))
         await settle()
-        assert svc.status == Status(False, "clock-7", "cable unplugged")
+        assert svc.status == Status(False, "clock-7", "cable unplugged", offline_since_ms=5000)
         updates: list[Update] = []
         while (u := sub.get_nowait()) is not None:
             updates.append(u)
