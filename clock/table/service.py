@@ -45,6 +45,7 @@ from clock.device.interface import (
 from clock.files import register_variant_files
 from clock.log.eventlog import EventLog
 from clock.log.heartbeat import boot_id, read_alive, write_alive
+from clock.table.display import beeps_due, display_text, next_display_change
 from clock.timeline import MonotonicTimeline, Timeline
 from engine import GameState, Phase, Refusal, Rejected, apply, next_deadline, replay
 from engine.events import (
@@ -219,6 +220,12 @@ class TableService:
         self._listeners: list[Callable[[Update], object]] = []
         self._tasks: list[asyncio.Task[None]] = []
         self._deadline_task: asyncio.Task[None] | None = None
+        self._display_task: asyncio.Task[None] | None = None
+        self._shown_text: str | None = None
+        """The text the device was last sent (None: unknown, send it again)."""
+        self._beeped: set[str] = set()
+        """Beeps sounded in this game (``overtime:0``...), each once."""
+        self._beeped_game = 0
         self._device_dirty = asyncio.Event()
         self._last_device_seq: int | None = None
         self._running = False
@@ -259,7 +266,7 @@ class TableService:
         writer = self._tasks[0]
         with contextlib.suppress(asyncio.CancelledError):
             await writer
-        for task in [*self._tasks[1:], self._deadline_task]:
+        for task in [*self._tasks[1:], self._deadline_task, self._display_task]:
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -447,6 +454,7 @@ class TableService:
         elif isinstance(dev, DeviceOnline):
             # A clock that (re)connects starts its sequence numbers again.
             self._last_device_seq = None
+            self._shown_text = None  # its display may have been reset: send the text again
             self.status = Status(True, dev.device_id or self.status.device_id)
             self._publish(Update(self.state, self.status))
             self._device_dirty.set()  # reconcile: show the service's times
@@ -464,8 +472,37 @@ class TableService:
             times = (st.clock.remaining(0, now), st.clock.remaining(1, now))
             try:
                 await self.device.set_times(times, st.clock.running, st.clock.running is None)
+                await self._display(st, now)
             except Exception:  # an unplugged device must not stop the game
                 log.exception("clock device did not take the times")
+            self._schedule_display(st, now)
+
+    async def _display(self, st: GameState, now: int) -> None:
+        """The device's text line and buzzer (clock/table/display.py): what changed only."""
+        assert self.device is not None
+        text = display_text(st, now)
+        if text != self._shown_text:
+            await self.device.show_text(text)
+            self._shown_text = text
+        if st.games != self._beeped_game:
+            self._beeped, self._beeped_game = set(), st.games
+        for key in beeps_due(st, now, self._beeped):
+            self._beeped.add(key)
+            await self.device.beep()
+
+    def _schedule_display(self, st: GameState, now: int) -> None:
+        """Wake the device writer when the text changes with time alone (overtime)."""
+        if self._display_task is not None:
+            self._display_task.cancel()
+            self._display_task = None
+        at = next_display_change(st, now)
+        if at is not None and self._running:
+            self._display_task = asyncio.create_task(self._display_at(at), name="table.display")
+
+    async def _display_at(self, at: int) -> None:
+        await self.timeline.sleep_until(at)
+        self._display_task = None
+        self._device_dirty.set()
 
     # --- heartbeat ---------------------------------------------------------------------
     async def _heartbeat(self) -> None:
