@@ -95,3 +95,23 @@ def test_the_display_wakes_when_time_alone_changes_it() -> None:
     nz = apply(GameState(), GameStarted(t=0, variant="nzasp", players=("A", "B")))
     # NZASP: 10 points per minute or part: 30 s over, the next change at 1:00 and a bit
     assert next_display_change(nz, 1_530_000) == 1_560_001
+
+
+async def test_the_pause_button_cannot_resume_a_directors_neutralization(tmp_path: Path) -> None:
+    # docs/clock-protocol.md, Session 5: PAUSE resumes a clock the players stopped,
+    # not one the director stopped.
+    tl = FakeTimeline()
+    dev = EmulatedClock(tl, initial_ms=1_500_000)
+    async with TableService(tmp_path / "t.db", timeline=tl, heartbeat_ms=0, device=dev) as svc:
+        await svc.submit(NZASP)
+        dev.pause_button()
+        await settle()
+        assert svc.state.clock.neutral is not None
+        dev.pause_button()
+        await settle()
+        assert svc.state.clock.neutral is None  # the players' own pause: resumed
+        await svc.submit(Neutralized(reason="ruling", by="director"), "director")
+        dev.pause_button()
+        await settle()
+        assert svc.state.clock.neutral is not None  # the director's: still stopped
+        assert dev.text == "NEUTRAL (director)"
