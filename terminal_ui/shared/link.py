@@ -1,5 +1,5 @@
 """The clock device's link, as every screen shows it: a table must never look
-healthy while its clock is gone (docs/architecture.md)."""
+healthy while its clock is gone (docs/clock-protocol.md)."""
 
 from __future__ import annotations
 
