@@ -69,7 +69,7 @@ from firmware_bridge.host.serial_clock import SerialClock
 from firmware_bridge.wire.framing import encode_frame
 from firmware_bridge.wire.protocol import Press, encode
 
-__all__ = ["FLOOR_RATIO_P50", "TRANSPORTS", "main", "measure_serial", "report"]
+__all__ = ["FLOOR_RATIO_P50", "TRANSPORTS", "main", "measure_serial", "print_result", "report"]
 
 FLOOR_RATIO_P50 = 2.0
 """Press latency over the floor of the same work (raw round trip + raw commit), p50."""
@@ -343,6 +343,11 @@ def main(argv: list[str] | None = None) -> int:
         pstats.Stats(prof).sort_stats("tottime").print_stats(25)
     else:
         result = measure(args.presses)
+    return print_result(result)
+
+
+def print_result(result: dict[str, Any]) -> int:
+    """Print the report and the JSON line; 0 when the floors are met, else 1."""
     for line in report(result):
         print(line)
     keys = ("transport", "n", "p50_ms", "p99_ms", "baseline_p50_ms", "baseline_p99_ms")
