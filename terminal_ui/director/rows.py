@@ -11,12 +11,22 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from engine.clocktext import clock_text
 from engine.rules.state import Phase
 
 if TYPE_CHECKING:  # offline, the console needs no MQTT
     from firmware_bridge.venue.director_link import TableSnapshot
 
-__all__ = ["DRIFT_RULE", "Flag", "Row", "empty_row", "snapshot_row", "sort_rows", "summarize"]
+__all__ = [
+    "DRIFT_RULE",
+    "Flag",
+    "Row",
+    "device_note",
+    "empty_row",
+    "snapshot_row",
+    "sort_rows",
+    "summarize",
+]
 
 DRIFT_RULE = "device-authoritative clock"
 """Rulings whose rule says this: the clock device and the service disagreed."""
@@ -105,11 +115,13 @@ def summarize(
     age_ms: int | None = None,
     neutral_alert_ms: int = 60_000,
     source: str = "",
+    device_note: str = "",
 ) -> Row:
     """A row from a report (``engine.rules.replay.report``) read ``elapsed_ms`` ago.
 
     The running clock is moved on by ``elapsed_ms``; ``neutral_since_ms`` is on
-    the report's timeline (``at_ms``).
+    the report's timeline (``at_ms``). ``device_note`` (the clock device gone, and
+    for how long) is added to the phase text.
     """
     clocks = rep["clocks"]
     running = next((seat for seat in (0, 1) if clocks[seat]["running"]), None)
@@ -147,7 +159,7 @@ def summarize(
         (remaining[0], remaining[1]),
         running,
         phase,
-        str(rep["phase_text"]),
+        str(rep["phase_text"]) + (f" | {device_note}" if device_note else ""),
         neutral_ms,
         tuple(flags),
         age_ms,
@@ -193,4 +205,18 @@ def snapshot_row(key: str, snap: TableSnapshot, wall_ms: int, neutral_alert_ms: 
         stale=stale,
         age_ms=age,
         neutral_alert_ms=neutral_alert_ms,
+        device_note=device_note(device, now_ms, 0 if stale else (age or 0)),
     )
+
+
+def device_note(device: Mapping[str, Any], now_ms: object, age_ms: int) -> str:
+    """``clock offline 2:13 (cable unplugged)`` from the table state's ``device``
+    object, counted to now; ``""`` while it is online."""
+    since = device.get("offline_since_ms")
+    if device.get("online") is not False or not isinstance(since, int):
+        return ""
+    if not isinstance(now_ms, int):
+        return "clock offline"
+    gone = clock_text(max(0, now_ms - since + age_ms))
+    reason = device.get("reason")
+    return f"clock offline {gone}" + (f" ({reason})" if reason else "")

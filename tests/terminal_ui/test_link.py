@@ -41,3 +41,13 @@ async def test_the_table_shows_its_clock_and_sounds_the_alarm_when_it_goes(
         app.on_update(Update(app.state, Status(True, "emulated")))
         await until(pilot, lambda: "connected" in text_of(app, "#link"), "back")
         assert not app.query_one("#link").has_class("alarm")
+
+
+def test_the_director_reads_how_long_a_tables_clock_has_been_gone() -> None:
+    from terminal_ui.director.rows import device_note
+
+    gone = {"online": False, "id": "c7", "reason": "cable unplugged", "offline_since_ms": 5_000}
+    # the state was published at table time 35 s and is 10 s old: gone for 40 s
+    assert device_note(gone, 35_000, 10_000) == "clock offline 0:40 (cable unplugged)"
+    assert device_note({"online": True, "offline_since_ms": None}, 35_000, 0) == ""
+    assert device_note({**gone, "reason": ""}, None, 0) == "clock offline"
