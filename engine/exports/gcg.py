@@ -39,6 +39,7 @@ import dataclasses
 from collections import Counter
 
 from engine.clocktext import clock_text
+from engine.equipment.rack import rack_string
 from engine.errors import EngineError
 from engine.gcg.check import EXCHANGE_PRAGMA, SETTLED_PRAGMA
 from engine.gcg.record import Event, EventKind, GameRecord, Player, Pragma
@@ -264,12 +265,6 @@ def _tiles(text: str) -> Counter[str]:
     return Counter("?" if ch.islower() or ch == "?" else ch for ch in text if ch != ".")
 
 
-def _rack_text(tiles: Counter[str] | None) -> str:
-    if not tiles:
-        return ""
-    return "".join(sorted(tiles.elements(), key=lambda ch: (ch == "?", ch)))
-
-
 def known_racks(events: list[Event], nicks: list[str]) -> list[str]:
     """The tiles known to have been on the mover's rack at each line, worked out
     backwards: the tiles a player lays were on the rack; a pass (or a play taken back)
@@ -277,7 +272,8 @@ def known_racks(events: list[Event], nicks: list[str]) -> list[str]:
     last racks. ``""`` where nothing is known (a time penalty; an exchange of tiles
     the table did not record; a pass with nothing known after it)."""
     racks = [""] * len(events)
-    carry: dict[str, Counter[str] | None] = {}
+    # Per player, the tiles known to be on the rack at their next turn (empty: none).
+    carry: dict[str, Counter[str]] = {nick: Counter() for nick in nicks}
     withdrawn: dict[str, int] = {}
     for i in range(len(events) - 1, -1, -1):
         ev = events[i]
@@ -285,28 +281,28 @@ def known_racks(events: list[Event], nicks: list[str]) -> list[str]:
         k = ev.kind
         if k is EventKind.END_DEDUCTION:
             carry[p] = _tiles(ev.end_rack)
-            racks[i] = _rack_text(carry[p])
+            racks[i] = rack_string(carry[p])
         elif k is EventKind.END_POINTS:
             carry[nicks[1 - nicks.index(p)]] = _tiles(ev.end_rack)
         elif k is EventKind.CHALLENGE_BONUS:
-            racks[i] = _rack_text(carry.get(p))  # the rack after the play, as MAGPIE writes
+            racks[i] = rack_string(carry[p])  # the rack after the play, as MAGPIE writes
         elif k is EventKind.WITHDRAWN:
             withdrawn[p] = i
         elif k is EventKind.PASS:
-            racks[i] = _rack_text(carry.get(p))
+            racks[i] = rack_string(carry[p])
             if any(pr.name == EXCHANGE_PRAGMA for pr in ev.pragmas):
                 # An exchange written as a pass: the rack before it is not known.
-                carry[p] = None
+                carry[p] = Counter()
         elif k is EventKind.EXCHANGE:
-            carry[p] = _tiles(ev.exchanged) if ev.exchanged else None
-            racks[i] = _rack_text(carry[p])
+            carry[p] = _tiles(ev.exchanged)
+            racks[i] = rack_string(carry[p])
         elif k is EventKind.PLACEMENT:
             assert ev.move is not None
             known = _tiles(ev.move.tiles)
             if p in withdrawn:
                 # Taken back: the same rack is the player's at the next turn.
-                known |= carry.get(p) or Counter()
-                racks[withdrawn.pop(p)] = _rack_text(known)
-            racks[i] = _rack_text(known)
+                known |= carry[p]
+                racks[withdrawn.pop(p)] = rack_string(known)
+            racks[i] = rack_string(known)
             carry[p] = known
     return racks

@@ -12,12 +12,11 @@ director to read (docs/director.md).
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from engine.errors import EngineError
-from engine.exports.roster import Roster, guess_filed
+from engine.exports.roster import Roster, guess_filed, without_accents
 from engine.rules.state import GameState
 
 __all__ = [
@@ -102,8 +101,7 @@ def _filed(name: str, roster: Roster | None, notes: list[str] | None) -> str:
 
 def _ascii(text: str, name: str, notes: list[str] | None) -> str:
     """NASPA's file is ASCII: accents are dropped (ZOË -> ZOE), and said."""
-    plain = unicodedata.normalize("NFKD", text)
-    plain = "".join(ch for ch in plain if not unicodedata.combining(ch))
+    plain = without_accents(text)
     if not plain.isascii():
         raise ResultsError(f"{name!r} has letters with no ASCII form: spell it in the roster")
     if plain != text and notes is not None:

@@ -23,18 +23,23 @@ from dataclasses import dataclass, field
 
 from engine.errors import EngineError
 
-__all__ = ["Roster", "RosterError", "guess_filed", "parse_roster"]
+__all__ = ["Roster", "RosterError", "guess_filed", "parse_roster", "without_accents"]
 
 
 class RosterError(EngineError, ValueError):
     """The roster file cannot be read; the message names the line."""
 
 
+def without_accents(text: str) -> str:
+    """``ZOË ÅNGSTRÖM`` -> ``ZOE ANGSTROM``: combining marks dropped; a letter with no
+    plain form (``Ł``) is kept as it is."""
+    plain = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in plain if not unicodedata.combining(ch))
+
+
 def _key(name: str) -> str:
     """Names match whatever the case, accents and spacing: 'ZOË  lee' is 'Zoe Lee'."""
-    plain = unicodedata.normalize("NFKD", name)
-    plain = "".join(ch for ch in plain if not unicodedata.combining(ch))
-    return " ".join(plain.casefold().split())
+    return " ".join(without_accents(name).casefold().split())
 
 
 def _typed(filed: str) -> str:

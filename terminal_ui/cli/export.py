@@ -12,7 +12,10 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the command line loads the engine only when a command runs
+    from engine.events import Event
 
 __all__ = ["register"]
 
@@ -66,7 +69,7 @@ def _say(line: str) -> None:
     sys.stderr.write(line + "\n")
 
 
-def _events(path: Path, command: str) -> list[tuple[int, Any]] | None:
+def _events(path: Path, command: str) -> list[tuple[int, Event]] | None:
     """The log's events, or None after saying why it cannot be read."""
     from clock.log.files import load_log
     from engine.errors import EngineError

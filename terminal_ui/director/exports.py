@@ -110,17 +110,13 @@ def gcg_files(label: str, events: Sequence[tuple[int, Event]]) -> tuple[list[Gcg
         except ExportError as exc:
             problems.append(f"{label} game {n}: no GCG: {exc}")
             continue
-        text = write_gcg(record)
-        notes = []
-        for number, line in enumerate(text.splitlines(), start=1):
-            unknown = line.startswith(">") and line.split(":", 1)[1].startswith("  -")
-            if unknown:
-                notes.append(
-                    f"{label} game {n} line {number}: a pass whose rack nothing later shows: "
-                    "written with an empty rack, which strict readers (MAGPIE) refuse"
-                )
-        assert all(ev.kind is not EventKind.PLACEMENT or ev.rack for ev in record.events)
-        out.append(GcgFile(n, text.encode(record.encoding), tuple(notes)))
+        notes = tuple(
+            f"{label} game {n} move {i}: {ev.nick}'s pass, whose rack nothing later shows, "
+            "is written with an empty rack, which strict readers (MAGPIE) refuse"
+            for i, ev in enumerate(record.events, start=1)
+            if ev.kind is EventKind.PASS and not ev.rack
+        )
+        out.append(GcgFile(n, write_gcg(record).encode(record.encoding), notes))
     return out, problems
 
 
@@ -134,7 +130,7 @@ def export_game(label: str, events: Sequence[tuple[int, Event]], directory: Path
     log_path.write_bytes(b"".join(encode_event(ev) + b"\n" for _, ev in events))
     out.paths.append(log_path)
     files, out.problems = gcg_files(label, events)
-    several = len(split_games(events)) > 1
+    several = len(files) + len(out.problems) > 1  # one file or problem per game
     for f in files:
         gcg = directory / (f"{name}-{f.number}.gcg" if several else f"{name}.gcg")
         gcg.write_bytes(f.data)

@@ -109,22 +109,30 @@ def test_random_games_export_for_strict_readers(seed: int, variant: str) -> None
     _check(_gcg(state), variant)
 
 
+START = GameStarted(t=0, variant="nzasp", players=("Ann", "Ben"))
+WINDY = (TilesPlaced(t=1_000, player=0, move="8D WINDY", score=32), ClockPressed(t=1_500, player=0))
+
+
+def _ended(*middle: Event, first_to_pass: int) -> GameState:
+    """Ann and Ben's game: ``middle``, then six passes and the racks counted."""
+    passes = (Passed(t=6_000 + i, player=(first_to_pass + i) % 2) for i in range(6))
+    end = EndRacks(t=9_000, racks=("AEIRSTT", "AEILNOU"))
+    state, rejected = replay(numbered([START, *middle, *passes, end]))
+    assert not rejected, rejected
+    return state
+
+
 def test_a_named_exchange_and_a_pass_carry_the_tiles_known() -> None:
-    events: list[Event] = [
-        GameStarted(t=0, variant="nzasp", players=("Ann", "Ben")),
-        TilesPlaced(t=1_000, player=0, move="8D WINDY", score=32),
-        ClockPressed(t=1_500, player=0),
+    state = _ended(
+        *WINDY,
         Exchanged(t=2_000, player=1, count=3, tiles="QVV"),
         Passed(t=3_000, player=0),
         TilesPlaced(t=4_000, player=1, move="D6 ZO.", score=15),
         ClockPressed(t=4_500, player=1),
         TilesPlaced(t=5_000, player=0, move="9E AX", score=20),
         ClockPressed(t=5_500, player=0),
-        *(Passed(t=6_000 + i, player=(i + 1) % 2) for i in range(6)),
-        EndRacks(t=9_000, racks=("AEIRSTT", "AEILNOU")),
-    ]
-    state, rejected = replay(numbered(events))
-    assert not rejected, rejected
+        first_to_pass=1,
+    )
     # the table shows the count only: the opponent must not learn the tiles put back
     assert [(h.text, h.rack) for h in state.history if h.kind == "exchange"] == [("-3", "QVV")]
     text = _gcg(state)
@@ -139,15 +147,11 @@ def test_a_named_exchange_and_a_pass_carry_the_tiles_known() -> None:
 
 
 def test_a_blank_never_named_is_written_with_a_letter_and_a_note() -> None:
-    events: list[Event] = [
-        GameStarted(t=0, variant="nzasp", players=("Ann", "Ben")),
+    state = _ended(
         TilesPlaced(t=1_000, player=0, move="8D WIND?", score=24),
         ClockPressed(t=1_500, player=0),
-        *(Passed(t=2_000 + i, player=(i + 1) % 2) for i in range(6)),
-        EndRacks(t=9_000, racks=("AEIRSTT", "AEILNOU")),
-    ]
-    state, rejected = replay(numbered(events))
-    assert not rejected, rejected
+        first_to_pass=1,
+    )
     text = _gcg(state)
     assert ">Ann: DINW? 8D WINDa +24 24" in text
     assert "#note a blank was not named at the table; written as 'a'" in text
@@ -156,20 +160,15 @@ def test_a_blank_never_named_is_written_with_a_letter_and_a_note() -> None:
 
 
 def test_an_exchange_only_counted_loads_as_a_pass_and_reads_back_as_the_exchange() -> None:
-    events: list[Event] = [
-        GameStarted(t=0, variant="nzasp", players=("Ann", "Ben")),
-        TilesPlaced(t=1_000, player=0, move="8D WINDY", score=32),
-        ClockPressed(t=1_500, player=0),
+    state = _ended(
+        *WINDY,
         Exchanged(t=2_000, player=1, count=3),
         TilesPlaced(t=3_000, player=0, move="D6 ZO.", score=15),
         ClockPressed(t=3_500, player=0),
         TilesPlaced(t=4_000, player=1, move="9E AX", score=20),
         ClockPressed(t=4_500, player=1),
-        *(Passed(t=6_000 + i, player=i % 2) for i in range(6)),
-        EndRacks(t=9_000, racks=("AEIRSTT", "AEILNOU")),
-    ]
-    state, rejected = replay(numbered(events))
-    assert not rejected, rejected
+        first_to_pass=0,
+    )
     text = _gcg(state)
     assert strict_read(text) is None, text
     lines = text.splitlines()

@@ -116,3 +116,16 @@ def test_bad_input_is_one_line_and_exit_1(tmp_path: Path) -> None:
         assert out.returncode == 1, (args, out.stderr)
         assert says in out.stderr, (args, out.stderr)
         assert "Traceback" not in out.stderr
+
+
+def test_a_pass_with_no_rack_known_is_named_for_the_director() -> None:
+    from terminal_ui.director.exports import gcg_files
+    from tests.helpers import SCENARIOS, scenario_events
+
+    events = list(enumerate(scenario_events(SCENARIOS / "naspa" / "end_time.jsonl"), start=1))
+    files, problems = gcg_files("t1", events)
+    assert not problems
+    (game,) = files
+    assert strict_read(game.data.decode("latin-1")) is not None  # the empty rack is refused
+    assert game.notes
+    assert all("pass, whose rack nothing later shows" in note for note in game.notes)
