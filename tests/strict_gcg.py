@@ -14,7 +14,11 @@ so this models what its parser refuses line by line, before any word is judged:
 * a move, pass, exchange, withdrawn play or end-of-game deduction has a rack field of
   tiles (letters, ``?`` for a blank); only a challenge bonus and a time penalty may
   leave it empty; an exchange names its tiles; a play's score is ``+N``;
-* a deduction's rack equals the tiles deducted; no move after ``#rack1``/``#rack2``.
+* a deduction's rack equals the tiles deducted; no move after ``#rack1``/``#rack2``;
+* given the tile set, each rack is drawn from the bag as MAGPIE replays the game
+  (``play_game_history_turn``: "rack of ... not in bag"): its tiles must be neither on
+  the board nor on the opponent's rack (here: the opponent's leave after their last
+  line, which is at least what MAGPIE holds for them).
 
 The token patterns are matched unanchored at the end, as MAGPIE's regular expressions
 are, so text after the cumulative score (our clock times) is tolerated, as there.
@@ -23,6 +27,8 @@ are, so text after the cumulative score (our clock times) is tolerated, as there
 from __future__ import annotations
 
 import re
+from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 __all__ = ["StrictError", "strict_read"]
@@ -90,8 +96,44 @@ def _within(tiles: str, rack: str) -> bool:
     return True
 
 
-def strict_read(text: str) -> StrictError | None:
-    """None when a strict reader would load ``text``; else its first refusal."""
+def _multiset(tiles: str) -> Counter[str]:
+    return Counter("?" if ch.islower() or ch == "?" else ch for ch in tiles if ch != ".")
+
+
+class _Bag:
+    """The tiles as a replaying reader sees them: the board and each player's rack."""
+
+    def __init__(self, tiles: Mapping[str, int]) -> None:
+        self.tiles = Counter(tiles)
+        self.board: Counter[str] = Counter()
+        self.held: dict[str, Counter[str]] = {}
+        self.laid: dict[str, Counter[str]] = {}
+
+    def draw(self, nick: str, rack: str) -> bool:
+        """Set ``nick``'s rack to ``rack``; False when the bag cannot hold it."""
+        others: Counter[str] = Counter()
+        for who, held in self.held.items():
+            if who != nick:
+                others += held
+        wanted = _multiset(rack)
+        if wanted - (self.tiles - self.board - others):
+            return False
+        self.held[nick] = wanted
+        return True
+
+    def play(self, nick: str, word: str) -> None:
+        self.laid[nick] = _multiset(word)
+        self.board += self.laid[nick]
+        self.held[nick] = self.held.get(nick, Counter()) - self.laid[nick]
+
+    def withdraw(self, nick: str) -> None:
+        self.board -= self.laid.pop(nick, Counter())
+
+
+def strict_read(text: str, tiles: Mapping[str, int] | None = None) -> StrictError | None:
+    """None when a strict reader would load ``text``; else its first refusal. With
+    ``tiles`` (the tile set's counts) each rack must also be in the bag."""
+    bag = _Bag(tiles) if tiles is not None else None
     lines = text.split("\n")
     if lines and lines[0].startswith("#character-encoding"):
         lines[0] = ""
@@ -152,4 +194,14 @@ def strict_read(text: str) -> StrictError | None:
                 return StrictError(number, f"played tiles not on the rack: {line}")
             if name == "end_penalty" and sorted(m.group(2)) != sorted(m.group(3)):
                 return StrictError(number, f"end rack penalty letters not the rack: {line}")
+            if bag is not None and name in ("move", "pass", "exchange", "end_penalty"):
+                if not bag.draw(nick, rack):
+                    return StrictError(number, f"rack of {rack} not in bag: {line}")
+                if name == "move":
+                    bag.play(nick, m.group(4))
+                elif name == "exchange":
+                    bag.held[nick] = Counter()  # what was drawn is not known
+            if bag is not None and name == "phony":
+                bag.withdraw(nick)
+                bag.held[nick] = _multiset(rack)
     return None

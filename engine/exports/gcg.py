@@ -14,7 +14,8 @@ writer avoids it:
   not seen at a table, but the tiles a player lays were on the rack, a pass leaves
   the rack as it is at the player's next turn, and the end-of-game lines show the
   last racks: :func:`known_racks` works this out backwards (a partial rack, as
-  annotators write);
+  annotators write). A pass whose rack nothing shows gets one stand-in tile
+  (:func:`stand_ins`), a note and a ``#rackclock-rack-unknown`` pragma;
 * an exchange names its tiles when the table recorded them (``x AEIU``); when only
   the count is known it is written as a pass (the same score, turn and scoreless
   count) whose rack is the tiles known after it, with a note and a
@@ -40,8 +41,9 @@ from collections import Counter
 
 from engine.clocktext import clock_text
 from engine.equipment.rack import rack_string
+from engine.equipment.tiles import load_tile_set
 from engine.errors import EngineError
-from engine.gcg.check import EXCHANGE_PRAGMA, SETTLED_PRAGMA
+from engine.gcg.check import EXCHANGE_PRAGMA, SETTLED_PRAGMA, UNKNOWN_RACK_PRAGMA
 from engine.gcg.record import Event, EventKind, GameRecord, Player, Pragma
 from engine.play.notation import parse_move
 from engine.rules.state import GameState, Turn
@@ -51,6 +53,7 @@ __all__ = [
     "ExportError",
     "clock_annotation",
     "known_racks",
+    "stand_ins",
     "stated_result",
     "to_gcg",
 ]
@@ -254,10 +257,52 @@ def to_gcg(state: GameState, *, title: str = "") -> GameRecord:
     # An unfinished game simply stops (#incomplete is not a pragma every reader knows).
     racks = known_racks(events, nicks)
     events = [dataclasses.replace(ev, rack=rack) for ev, rack in zip(events, racks, strict=True)]
+    ts = load_tile_set(state.variant.tile_set if state.variant is not None else "english")
+    events = stand_ins(events, ts.distribution())
     encoding = (
         "UTF-8" if any(ord(ch) > 127 for name in state.players for ch in name) else "ISO-8859-1"
     )
     return GameRecord(players, tuple(header), tuple(events), encoding)
+
+
+def stand_ins(events: list[Event], tiles: Counter[str]) -> list[Event]:
+    """Each pass whose rack nothing shows, given one stand-in tile and marked so.
+
+    Strict readers need at least one tile on a pass (MAGPIE: "could not parse pass
+    rack"), and GCG has no way to say "unknown". The stand-in is one tile that could
+    have been on the rack (not on the board, not on the opponent's rack as written so
+    far), so a reader that replays the racks finds it in the bag; a ``#note`` says it
+    is not what the player held, and :data:`UNKNOWN_RACK_PRAGMA` tells our reader to
+    read the rack as unknown.
+    """
+    out: list[Event] = []
+    board: Counter[str] = Counter()
+    laid: dict[str, Counter[str]] = {}
+    last_rack: dict[str, Counter[str]] = {}
+    for ev in events:
+        if ev.kind is EventKind.PLACEMENT:
+            assert ev.move is not None
+            laid[ev.nick] = _tiles(ev.move.tiles)
+            board += laid[ev.nick]
+        elif ev.kind is EventKind.WITHDRAWN:
+            board -= laid.pop(ev.nick, Counter())
+        if ev.kind is EventKind.PASS and not ev.rack:
+            others = Counter[str]()
+            for nick, rack in last_rack.items():
+                if nick != ev.nick:
+                    others += rack
+            free = tiles - board - others
+            # The commonest tile left: a letter before the blank, alphabetical on ties.
+            stand_in = min(free, key=lambda t: (t == "?", -free[t], t), default="?")
+            marked = (
+                Pragma("note", f"rack not seen at the table: {stand_in} stands in for it"),
+                Pragma(UNKNOWN_RACK_PRAGMA, stand_in),
+            )
+            ev = _with_pragmas(dataclasses.replace(ev, rack=stand_in), marked)
+        if ev.rack:
+            last_rack[ev.nick] = _tiles(ev.rack)
+        out.append(ev)
+    return out
 
 
 def _tiles(text: str) -> Counter[str]:

@@ -37,6 +37,7 @@ from engine.rules.variant import Variant
 __all__ = [
     "EXCHANGE_PRAGMA",
     "SETTLED_PRAGMA",
+    "UNKNOWN_RACK_PRAGMA",
     "CheckResult",
     "Problem",
     "check_bytes",
@@ -505,7 +506,7 @@ def check_record(record: GameRecord, variant: Variant, *, label: str = "<record>
     }
     for ev in record.events:
         if ev.kind is EventKind.PASS and ev.pragmas:
-            ev = _as_exchange(ev)
+            ev = _as_exchange(_unknown_rack(ev))
         p = record.nick_index(ev.nick)
         if p is None:
             rp.err(ev, f"unknown player {ev.nick!r}")
@@ -558,6 +559,18 @@ def _as_exchange(ev: Event) -> Event:
             return dataclasses.replace(
                 ev, kind=EventKind.EXCHANGE, exchange_count=int(pragma.value)
             )
+    return ev
+
+
+UNKNOWN_RACK_PRAGMA = "rackclock-rack-unknown"
+"""After a pass line: its rack was not seen at the table, and the one tile written is
+a stand-in so that strict readers (which need a tile on a pass) load the record."""
+
+
+def _unknown_rack(ev: Event) -> Event:
+    """A pass carrying :data:`UNKNOWN_RACK_PRAGMA`, read back with its rack unknown."""
+    if any(pragma.name == UNKNOWN_RACK_PRAGMA for pragma in ev.pragmas):
+        return dataclasses.replace(ev, rack="")
     return ev
 
 

@@ -24,7 +24,7 @@ from engine.exports.results import (
 )
 from engine.exports.roster import Roster
 from engine.gcg import write_gcg
-from engine.gcg.record import EventKind
+from engine.gcg.check import UNKNOWN_RACK_PRAGMA
 from engine.rules.replay import replay
 from engine.rules.state import GameState
 from terminal_ui.director.tables import Table, split_games
@@ -111,10 +111,10 @@ def gcg_files(label: str, events: Sequence[tuple[int, Event]]) -> tuple[list[Gcg
             problems.append(f"{label} game {n}: no GCG: {exc}")
             continue
         notes = tuple(
-            f"{label} game {n} move {i}: {ev.nick}'s pass, whose rack nothing later shows, "
-            "is written with an empty rack, which strict readers (MAGPIE) refuse"
+            f"{label} game {n} move {i}: {ev.nick}'s pass, whose rack nothing shows, "
+            f"is written with the stand-in tile {ev.rack} (#{UNKNOWN_RACK_PRAGMA})"
             for i, ev in enumerate(record.events, start=1)
-            if ev.kind is EventKind.PASS and not ev.rack
+            if any(pr.name == UNKNOWN_RACK_PRAGMA for pr in ev.pragmas)
         )
         out.append(GcgFile(n, write_gcg(record).encode(record.encoding), notes))
     return out, problems

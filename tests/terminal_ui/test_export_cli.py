@@ -126,6 +126,6 @@ def test_a_pass_with_no_rack_known_is_named_for_the_director() -> None:
     files, problems = gcg_files("t1", events)
     assert not problems
     (game,) = files
-    assert strict_read(game.data.decode("latin-1")) is not None  # the empty rack is refused
+    assert strict_read(game.data.decode("latin-1")) is None
     assert game.notes
-    assert all("pass, whose rack nothing later shows" in note for note in game.notes)
+    assert all("is written with the stand-in tile" in note for note in game.notes)
