@@ -10,7 +10,8 @@ the cable: the emulated clock firmware (:class:`ClockFirmware` driven by
 ``synchronous=FULL``) whose device is a :class:`SerialClock`
 (pyserial-asyncio-fast). nzasp in scoresheet mode, so presses alternate
 without plays. Each press is timed from just before ``ClockFirmware.press`` to
-the moment a service listener receives the committed ``ClockPressed``: framing,
+the moment a service listener receives the committed ``ClockPressed`` (and, as
+the device sees it, to the host's ACK, which is sent after the commit): framing,
 the pty, pyserial, the link (CRC, ACK, de-duplication), the device and writer
 queues, the rules, the hash-chained append and its fsync. Presses are
 sequential: the next one waits until the service's SET for the previous one
@@ -169,11 +170,12 @@ class _EchoRig:
 
 async def _measure(
     log: Path, n: int, warmup: int
-) -> tuple[list[int], list[int], list[int], list[int]]:
+) -> tuple[list[int], list[int], list[int], list[int], list[int]]:
     """Per measured round: a raw echo round trip, then a press; after ``warmup`` rounds.
 
-    Returns the press latencies, the press-to-host parts of them, the round trips and
-    the raw commits (ns). Interleaving puts all under the same conditions.
+    Returns the press latencies, the press-to-host parts of them, the round trips,
+    the raw commits and the press-to-ACK times at the device (ns). Interleaving puts
+    all under the same conditions.
     """
     loop = asyncio.get_running_loop()
     pty = _Pty()
@@ -196,8 +198,25 @@ async def _measure(
     service.add_listener(on_update)
     changed = asyncio.Event()
     fw.listeners.append(lambda _display: changed.set())
+    acked_at: list[int] = []
+    acked = asyncio.Event()
+    receive = fw.serial_receive
+
+    def timed_receive(data: bytes) -> bytes:
+        # the moment the device's press is acknowledged: the host's ACK (sent once
+        # the press is committed) empties the firmware link's pending messages
+        link = fw._link
+        before = link.pending() if link is not None else 0
+        out = receive(data)
+        if before and link is not None and link.pending() == 0:
+            acked_at.append(time.monotonic_ns())
+            acked.set()
+        return out
+
+    fw.serial_receive = timed_receive  # type: ignore[method-assign]
     device = asyncio.create_task(run_fd(fw, pty.master), name="bench.firmware")
     presses: list[int] = []
+    acks: list[int] = []
     to_host: list[int] = []
     base: list[int] = []
     commits: list[int] = []
@@ -220,12 +239,16 @@ async def _measure(
                 sets = fw.sets
                 t0 = time.monotonic_ns()
                 fw.press(side)
+                acked_at.clear()
                 async with asyncio.timeout(WAIT_S):
                     done = await fut
                     while fw.sets == sets:  # the service's SET for this press
                         await _change(changed)
+                    while not acked_at:
+                        await _change(acked)
                 if i >= warmup:
                     presses.append(done - t0)
+                    acks.append(acked_at[0] - t0)
                     to_host.append(clock.emitted[-1] - t0)
                     base.append(rt)
                     commits.append(commit)
@@ -241,7 +264,7 @@ async def _measure(
         await echo.close()
         pty.close()
         raw.close()
-    return presses, to_host, base, commits
+    return presses, to_host, base, commits, acks
 
 
 def measure_serial(
@@ -267,6 +290,8 @@ def measure_serial(
         "max_ms": round(presses[-1] / 1e6, 3),
         "to_host_p50_ms": round(percentile_ms(to_host, 0.5), 3),
         "to_host_p99_ms": round(percentile_ms(to_host, 0.99), 3),
+        "ack_p50_ms": round(percentile_ms(sorted(runs[4]), 0.5), 3),
+        "ack_p99_ms": round(percentile_ms(sorted(runs[4]), 0.99), 3),
     }
 
 
@@ -316,6 +341,12 @@ def report(result: dict[str, Any]) -> list[str]:
     ]
     if "max_ms" in result:
         lines[1] += f"  max {result['max_ms']:.3f} ms"
+    if "ack_p50_ms" in result:
+        lines.insert(
+            2,
+            f"press -> ACK:      p50 {result['ack_p50_ms']:.3f} ms  p99 {result['ack_p99_ms']:.3f}"
+            " ms (at the device: the host acknowledges a press once it is on disk)",
+        )
     if "to_host_p50_ms" in result:
         share = result["to_host_p50_ms"] / result["p50_ms"]
         lines.insert(

@@ -19,6 +19,7 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from clock.log.eventlog import EventLog
+from clock.table.service import TableService
 from clock.timeline import FakeTimeline
 from engine.events import Event, decode_event
 from engine.rules.replay import replay
@@ -99,6 +100,15 @@ BrokerFactory = Callable[..., Broker]
 """The ``mosquitto_factory`` fixture: ``factory(password_file=, acl_file=, extra="")``."""
 
 # --- waiting without sleeping ----------------------------------------------------------
+
+
+async def settle(svc: TableService, rounds: int = 50) -> None:
+    """Let every task that is due run, on fake time, and every command they queue be
+    committed (commits run on the log's thread): no sleeping, no wall-clock limit."""
+    for _ in range(3):
+        for _ in range(rounds):
+            await asyncio.sleep(0)
+        await svc.drained()
 
 
 async def wait_for(cond: Callable[[], bool], what: str, limit_s: float = 5.0) -> float:

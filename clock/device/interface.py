@@ -1,16 +1,16 @@
 """The interface every clock device shares, physical or emulated.
 
-A device reports what its buttons do (:class:`SidePressed`, :class:`PausePressed`)
-and, when it keeps its own time, what it shows (:class:`TimesReported`). The
-service drives it with commands: set the times, run a side, pause, show text,
-beep. Transports (serial, MQTT) implement the same interface in
-``firmware_bridge``.
+A device reports what its buttons do (:class:`SidePressed`, :class:`PausePressed`,
+each acknowledged to the device only once committed: ``on_disk``) and, when it
+keeps its own time, what it shows (:class:`TimesReported`). The service drives it
+with commands: set the times, run a side, pause, show text, beep. Transports
+(serial, MQTT) implement the same interface in ``firmware_bridge``.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
 from typing import Protocol
 
 __all__ = [
@@ -36,6 +36,9 @@ class SidePressed:
     """The device's sequence number, for de-duplication."""
     remaining_ms: tuple[int, int] | None = None
     """Device-authoritative clocks: both times the device showed at the press."""
+    on_disk: Callable[[], None] | None = field(default=None, compare=False, repr=False)
+    """The transport's acknowledgement, called by the service once the press is
+    committed to the log (never before: an ack tells the device the press is safe)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +47,8 @@ class PausePressed:
 
     seq: int | None = None
     """Device sequence number."""
+    on_disk: Callable[[], None] | None = field(default=None, compare=False, repr=False)
+    """As :attr:`SidePressed.on_disk`."""
 
 
 @dataclass(frozen=True, slots=True)

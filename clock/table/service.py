@@ -8,8 +8,10 @@ scorekeeper, the director), takes one path:
 2. it joins one queue read by one writer, so two presses that arrive together
    are put in order and the second is refused with its reason;
 3. the writer checks it with the engine (:func:`engine.rules.machine.apply`) and
-   appends it to the hash-chained log; the commit (fsync) happens before the
-   command is acknowledged;
+   appends it to the hash-chained log; the commit (fsync) runs on the log's own
+   thread, so a press that arrives meanwhile is still stamped on arrival, and it
+   happens before the command is acknowledged (to the caller, and for a clock
+   device's press, to the device: ``on_disk``);
 4. only then is the new state published, to subscribers and to the clock
    device. Publishing never waits for a subscriber: a slow one loses its
    oldest updates, one that raises is logged and skipped, and neither delays
@@ -27,6 +29,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -162,7 +165,19 @@ class Subscription:
         return await self._queue.get()
 
 
-_Item = tuple[int, Event, str, "asyncio.Future[Ack] | None"]
+@dataclass(frozen=True, slots=True)
+class _Item:
+    """A command as it waits for the writer."""
+
+    t: int
+    """Stamped on arrival."""
+    event: Event | None
+    """None: nothing to commit, only ``on_disk`` to answer once what is ahead is."""
+    source: str
+    fut: asyncio.Future[Ack] | None = None
+    on_disk: Callable[[], None] | None = None
+    """The device's acknowledgement, sent after the commit."""
+
 
 _ROLES: dict[str, Actor] = {
     "device": "device",
@@ -172,6 +187,17 @@ _ROLES: dict[str, Actor] = {
     "director": "director",
 }
 """Sources whose commands are made by one role; others are the players' table terminal."""
+
+
+def _told(item: _Item) -> None:
+    """Acknowledge a device's command, now that it is on disk."""
+    if item.on_disk is None:
+        return
+    try:
+        item.on_disk()
+    except Exception:  # a transport's bug must not stop the writer
+        log.exception("the device's acknowledgement failed")
+
 
 # The pause button toggles. Whether it neutralizes or resumes is decided when it
 # is committed, not when it arrives, so two quick presses pause and resume.
@@ -215,7 +241,12 @@ class TableService:
         self.rejected_on_load: list[Rejected] = []
         """Log lines the rules refused when the log was replayed at start."""
         self._log: EventLog | None = None
+        self._disk = ThreadPoolExecutor(1, thread_name_prefix="table.log")
+        """The one thread that commits: an fsync never holds up the event loop."""
         self._queue: asyncio.Queue[_Item | None] = asyncio.Queue()
+        self._unfinished = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
         self._subs: list[Subscription] = []
         self._listeners: list[Callable[[Update], object]] = []
         self._tasks: list[asyncio.Task[None]] = []
@@ -277,6 +308,7 @@ class TableService:
         if self._log is not None:
             self._log.close()
             self._log = None
+        self._disk.shutdown(wait=True)
 
     def _recover(self) -> None:
         """After a restart: the time the service was down is charged to nobody."""
@@ -310,8 +342,19 @@ class TableService:
         """Stamp ``event`` now and queue it; the future resolves after the commit."""
         t = self.timeline.now_ms()
         fut: asyncio.Future[Ack] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait((t, event, source, fut))
+        self._enqueue(_Item(t, event, source, fut))
         return fut
+
+    def _enqueue(self, item: _Item) -> None:
+        self._unfinished += 1
+        self._idle.clear()
+        self._queue.put_nowait(item)
+
+    async def drained(self) -> None:
+        """Return once every command queued so far is committed and published (or
+        refused): the writer has nothing left. Tests on fake time wait on this, as
+        commits run on the log's thread."""
+        await self._idle.wait()
 
     async def submit(self, event: Event, source: str = "keyboard") -> Ack:
         """Stamp, check, commit and publish ``event``; the answer comes after the commit."""
@@ -341,38 +384,61 @@ class TableService:
             if item is None:
                 return
             try:
-                self._commit(item)
+                await self._commit(item)
             except Exception as exc:  # e.g. the disk is full: answer, keep the table going
-                log.exception("cannot commit %s", type(item[1]).__name__)
-                fut = item[3]
-                if fut is not None and not fut.done():
-                    fut.set_exception(exc)
+                # No ack: the device was not told the press is safe, and repeats it.
+                log.exception("cannot commit %s", type(item.event).__name__)
+                if item.fut is not None and not item.fut.done():
+                    item.fut.set_exception(exc)
+            finally:
+                self._unfinished -= 1
+                if not self._unfinished:
+                    self._idle.set()
 
-    def _commit(self, item: _Item) -> None:
+    async def _append(self, event: Event, refused: Refusal | None = None) -> int:
+        """Append and commit on the log's thread; the loop goes on stamping meanwhile."""
         assert self._log is not None
-        t, event, source, fut = item
+        log_ = self._log
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._disk, lambda: log_.append(event, refused=refused))
+
+    async def _commit(self, item: _Item) -> None:
+        event = item.event
+        if event is None:
+            # a repeat: its original is on disk, as every item ahead of it is
+            _told(item)
+            return
         if event is _PAUSE and self.state.clock.neutral:
             event = Resumed(by="clock")
         stamped = replace(
-            event, t=max(t, self.state.t), actor=event.actor or self._actor(event, source)
+            event,
+            t=max(item.t, self.state.t),
+            actor=event.actor or self._actor(event, item.source),
         )
         if isinstance(stamped, GameStarted):
             register_variant_files((stamped,))
+        fut = item.fut
         try:
             new = apply(self.state, stamped)
         except Refusal as exc:
             ack = Ack(False, stamped, None, exc.reason, exc.rule)
             if self.log_refused:
-                self._log.append(stamped, refused=exc)
+                await self._append(stamped, refused=exc)
+            _told(item)
             log.info(
-                "refused %s from %s: %s (%s)", type(event).__name__, source, exc.reason, exc.rule
+                "refused %s from %s: %s (%s)",
+                type(event).__name__,
+                item.source,
+                exc.reason,
+                exc.rule,
             )
             if fut is not None and not fut.done():
                 fut.set_result(ack)
             self._publish(Update(self.state, self.status, refused=ack))
             self._device_dirty.set()  # the device may have switched on its own
             return
-        seq = self._log.append(stamped)
+        seq = await self._append(stamped)
+        _told(item)  # on disk: the device hears it first, then the screens
         before, self.state = self.state, new
         ack = Ack(True, stamped, seq)
         if fut is not None and not fut.done():
@@ -427,23 +493,24 @@ class TableService:
 
     def _on_device(self, dev: DeviceEvent) -> None:
         """Stamp a device event at once and queue it; never wait here."""
+        now = self.timeline.now_ms()
         if isinstance(dev, SidePressed | PausePressed) and dev.seq is not None:
             if self._last_device_seq is not None and dev.seq == self._last_device_seq:
-                return  # a duplicate delivery
+                # A repeat: acknowledged once its original is on disk (it is ahead).
+                self._enqueue(_Item(now, None, "device", on_disk=dev.on_disk))
+                return
             self._last_device_seq = dev.seq
         if isinstance(dev, SidePressed):
             times = dev.remaining_ms if self.authority == "device" else None
-            self.send(
-                ClockPressed(
-                    player=dev.side,
-                    device_remaining_ms=times,
-                    drift_threshold_ms=self.drift_threshold_ms,
-                    device_ms=dev.device_ms,
-                ),
-                "device",
+            press = ClockPressed(
+                player=dev.side,
+                device_remaining_ms=times,
+                drift_threshold_ms=self.drift_threshold_ms,
+                device_ms=dev.device_ms,
             )
+            self._enqueue(_Item(now, press, "device", on_disk=dev.on_disk))
         elif isinstance(dev, PausePressed):
-            self.send(_PAUSE, "device")
+            self._enqueue(_Item(now, _PAUSE, "device", on_disk=dev.on_disk))
         elif isinstance(dev, DeviceOffline):
             since = self.status.offline_since_ms
             if self.status.device_online or since is None:

@@ -5,7 +5,10 @@
 duplicates and stale messages by ``seq`` (:class:`SeqFilter`), and turns them
 into device events. Commands from the service (SET, TEXT, BEEP) go to
 ``clock/commands`` at QoS 1. Garbage on the events topic is counted and
-ignored. Topics and behaviour: docs/mqtt.md.
+ignored. A press or pause is acknowledged to the broker (PUBACK) only once the
+service has committed it (``on_disk``): until then the broker keeps it for us, so
+a service killed in between gets it again on restart. Topics and behaviour:
+docs/mqtt.md.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -142,6 +145,8 @@ class MqttClock:
         self._online: bool | None = None
         self._shown: tuple[tuple[int, int], int | None] = ((0, 0), None)
         self._closed = False
+        self._awaiting: dict[int, list[Callable[[], None]]] = {}
+        """Presses and pauses not yet on disk, by seq: the PUBACKs waiting for each."""
         self.session = MqttSession(
             broker,
             identifier=identifier or client_id("service", table.venue, table.table),
@@ -149,6 +154,7 @@ class MqttClock:
             on_message=self._on_message,
             on_disconnect=self._on_disconnect,
             session_expiry_s=session_expiry_s,
+            manual_ack=True,
         )
         """The broker connection."""
 
@@ -228,7 +234,7 @@ class MqttClock:
         if topic == self.table.clock_status:
             self._on_status(payload)
         elif topic == self.table.clock_events:
-            self._on_event(payload)
+            self._on_event(payload, msg)
 
     def _on_status(self, payload: bytes) -> None:
         text = payload.decode("utf-8", "replace").strip()
@@ -237,7 +243,17 @@ class MqttClock:
         elif text == "offline" and self._online is not False:
             self._emit(DeviceOffline("device offline (its status says so, or its will fired)"))
 
-    def _on_event(self, payload: bytes) -> None:
+    def _on_disk(self, seq: int, raw: aiomqtt.Message) -> Callable[[], None]:
+        """The PUBACKs of a press (and of its repeats meanwhile), sent once it is on disk."""
+        self._awaiting[seq] = [self.session.ack_later(raw)]
+
+        def done() -> None:
+            for ack in self._awaiting.pop(seq, ()):
+                ack()
+
+        return done
+
+    def _on_event(self, payload: bytes, raw: aiomqtt.Message) -> None:
         self.stats.messages += 1
         try:
             msg = from_json(payload)
@@ -254,6 +270,9 @@ class MqttClock:
         verdict = self._filter.check(msg.seq, restart=isinstance(msg, Hello))
         if verdict == "duplicate":
             self.stats.duplicates += 1
+            if msg.seq in self._awaiting:
+                # the original is not on disk yet: acknowledge the repeat with it
+                self._awaiting[msg.seq].append(self.session.ack_later(raw))
             return
         if verdict == "stale":
             self.stats.stale += 1
@@ -266,8 +285,16 @@ class MqttClock:
                 # seq is not passed on: it is de-duplicated here with a 64-number
                 # window, and after a device restart the service's own check
                 # (last seq only) could mistake a new press for a repeat.
-                self._queue.put_nowait(SidePressed(msg.side, msg.device_ms, None, msg.remaining_ms))
+                self._queue.put_nowait(
+                    SidePressed(
+                        msg.side,
+                        msg.device_ms,
+                        None,
+                        msg.remaining_ms,
+                        on_disk=self._on_disk(msg.seq, raw),
+                    )
+                )
             case Pause():
-                self._queue.put_nowait(PausePressed(None))
+                self._queue.put_nowait(PausePressed(None, on_disk=self._on_disk(msg.seq, raw)))
             case State():
                 self._queue.put_nowait(TimesReported(msg.remaining_ms, msg.running))

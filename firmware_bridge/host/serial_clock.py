@@ -15,8 +15,9 @@ Tasks (both named, both owned by the instance):
   and heartbeat, and checks for silence.
 
 Received bytes are decoded in the transport's callback, without a task switch:
-an ACK goes straight back, and a press becomes a :class:`SidePressed` in the
-event queue at once. On HELLO the device is reported online and reconciled: it
+a press becomes a :class:`SidePressed` in the event queue at once, and its ACK
+goes back when the service has committed it (``on_disk``); other messages are
+acknowledged at once. On HELLO the device is reported online and reconciled: it
 gets a SET with the times the service last set (advanced by the time since)
 and the current text. Errors are counted in :attr:`SerialClock.stats` and
 logged; none stops the clock.
@@ -27,7 +28,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -325,16 +326,32 @@ class SerialClock:
             self._session(conn)
         elif isinstance(msg, Press):
             self._emit(
-                SidePressed(msg.side, msg.device_ms, self._button_seq(msg.seq), msg.remaining_ms)
+                SidePressed(
+                    msg.side,
+                    msg.device_ms,
+                    self._button_seq(msg.seq),
+                    msg.remaining_ms,
+                    on_disk=self._acker(conn, msg.seq),
+                )
             )
         elif isinstance(msg, Pause):
-            self._emit(PausePressed(self._button_seq(msg.seq)))
+            self._emit(PausePressed(self._button_seq(msg.seq), on_disk=self._acker(conn, msg.seq)))
         elif isinstance(msg, State):
             self._emit(TimesReported(msg.remaining_ms, msg.running))
         else:
             self.unexpected += 1
             conn.link.stats.note(f"device sent {type(msg).__name__}, which only a host sends")
             log.warning("%s: ignoring %s from the device", self.url, type(msg).__name__)
+
+    def _acker(self, conn: _Conn, seq: int) -> Callable[[], None]:
+        """The ACK of ``seq``, to send once it is on disk (on the connection it came
+        by: after a reconnect the device repeats it, and the repeat is answered)."""
+
+        def ack() -> None:
+            if conn is self._conn:
+                self._write(conn, conn.link.ack(seq, self.timeline.now_ms()))
+
+        return ack
 
     def _session(self, conn: _Conn) -> None:
         """The device is (back) in session: report it online and reconcile its display."""
@@ -362,7 +379,11 @@ class SerialClock:
         loop = asyncio.get_running_loop()
         now = self.timeline.now_ms()
         conn = _Conn(
-            Link(now), now, loop.create_future(), loop.create_future(), loop.create_future()
+            Link(now, defer_durable=True),
+            now,
+            loop.create_future(),
+            loop.create_future(),
+            loop.create_future(),
         )
         self._conn = conn  # bytes may arrive before this coroutine resumes
         try:

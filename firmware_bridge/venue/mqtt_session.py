@@ -33,6 +33,7 @@ from typing import Literal
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import aiomqtt
+from paho.mqtt import client as paho_client
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
@@ -290,8 +291,12 @@ class MqttSession:
         outbox_limit: int = 1000,
         publish_timeout_s: float = 10.0,
         connect_timeout_s: float = 5.0,
+        manual_ack: bool = False,
     ) -> None:
         self.broker = broker
+        self.manual_ack = manual_ack
+        """Acknowledge a received message (PUBACK) after ``on_message`` returns, unless
+        the handler took the acknowledgement over with :meth:`ack_later`."""
         """Where to connect."""
         self.identifier = identifier
         """The fixed client identifier (the key of the broker-side session)."""
@@ -315,6 +320,9 @@ class MqttSession:
         self._connect_timeout_s = connect_timeout_s
         self._task: asyncio.Task[None] | None = None
         self._closing = False
+        self._paho: paho_client.Client | None = None
+        self._later: set[int] = set()
+        self._connection = 0  # counts connections: a message id belongs to one
 
     # --- lifecycle -------------------------------------------------------------
     def start(self) -> None:
@@ -411,6 +419,23 @@ class MqttSession:
         """Queue a message and wait for the broker's acknowledgement (see :meth:`send`)."""
         return await self.send(topic, payload, qos=qos, retain=retain, properties=properties)
 
+    def ack_later(self, msg: aiomqtt.Message) -> Callable[[], None]:
+        """Called by ``on_message`` in a ``manual_ack`` session: the message is not
+        acknowledged when the handler returns; the function returned sends its PUBACK.
+        Until then the broker keeps it, and delivers it again after a reconnect (the
+        PUBACK is then for nothing: it belongs to the connection that is gone)."""
+        self._later.add(id(msg))
+        paho, mid, qos, connection = self._paho, msg.mid, msg.qos, self._connection
+
+        def ack() -> None:
+            # only on the connection it came by (a message id names a message on one
+            # connection); "connected" is not waited for: the broker delivers what it
+            # kept for us before our subscriptions are confirmed
+            if paho is not None and connection == self._connection:
+                paho.ack(mid, qos)
+
+        return ack
+
     @property
     def pending(self) -> int:
         """Messages queued or in flight."""
@@ -423,7 +448,7 @@ class MqttSession:
         if b.protocol == 5:
             props = _properties(PacketTypes.CONNECT)
             props.SessionExpiryInterval = self.session_expiry_s
-        return aiomqtt.Client(
+        client = aiomqtt.Client(
             b.host,
             b.port,
             username=b.username,
@@ -443,6 +468,10 @@ class MqttSession:
             socket_options=((socket.IPPROTO_TCP, socket.TCP_NODELAY, 1),),
             queue_type=_direct_queue(self),
         )
+        # aiomqtt does not expose paho's manual acknowledgement; its paho client does.
+        client._client.manual_ack_set(self.manual_ack)
+        self._paho = client._client
+        return client
 
     async def _run(self) -> None:
         client: aiomqtt.Client | None = None
@@ -450,6 +479,8 @@ class MqttSession:
             try:
                 if client is None:
                     client = self._client()  # TLS files are read here
+                # before connecting: the broker may deliver as soon as it accepts us
+                self._connection += 1
                 async with client:
                     await self._connected(client)
             except aiomqtt.MqttError as exc:
@@ -508,12 +539,16 @@ class MqttSession:
 
     def _deliver(self, msg: aiomqtt.Message) -> None:
         self.stats.received += 1
-        if self._on_message is None:
-            return
         try:
-            self._on_message(msg)
+            if self._on_message is not None:
+                self._on_message(msg)
         except Exception:  # a bad handler must not take the connection down
             log.exception("MQTT %s: handler failed on %s", self.identifier, msg.topic)
+        if self.manual_ack and self._paho is not None:
+            if id(msg) in self._later:
+                self._later.discard(id(msg))
+            else:
+                self._paho.ack(msg.mid, msg.qos)
 
     async def _sender(self, client: aiomqtt.Client) -> None:
         while True:

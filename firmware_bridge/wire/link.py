@@ -4,6 +4,11 @@ heartbeats and loss detection, for either end of a serial line.
 Feed it received bytes and the time; it returns the messages to deliver and
 the bytes to send. Both the host transport and the emulated clock firmware
 drive one of these, so both ends follow docs/clock-protocol.md exactly.
+
+A press or a pause (:func:`durable`) is not acknowledged on arrival: an ACK tells
+the device the press is safe, so the host sends it with :meth:`Link.ack` once the
+press is committed to the log. A repeat that arrives meanwhile is not answered
+(the ACK is still to come); a repeat of one already acknowledged is answered again.
 """
 
 from __future__ import annotations
@@ -19,13 +24,23 @@ from firmware_bridge.wire.protocol import (
     Message,
     Nak,
     NakReason,
+    Pause,
+    Press,
     ProtocolError,
     decode,
     encode,
     needs_ack,
 )
 
-__all__ = ["HEARTBEAT_MS", "LOST_AFTER_MS", "MAX_RETRIES", "RETRY_MS", "Link", "LinkStats"]
+__all__ = [
+    "HEARTBEAT_MS",
+    "LOST_AFTER_MS",
+    "MAX_RETRIES",
+    "RETRY_MS",
+    "Link",
+    "LinkStats",
+    "durable",
+]
 
 HEARTBEAT_MS = 250
 """Send a heartbeat when nothing else was sent for this long."""
@@ -66,6 +81,11 @@ class LinkStats:
                 setattr(self, name, getattr(self, name) + value)
 
 
+def durable(msg: Message) -> bool:
+    """Whether ``msg`` is acknowledged only once it is on disk (a press, a pause)."""
+    return isinstance(msg, Press | Pause)
+
+
 @dataclass
 class _Pending:
     msg: Message
@@ -76,7 +96,10 @@ class _Pending:
 class Link:
     """One end of a clock link."""
 
-    def __init__(self, now_ms: int = 0) -> None:
+    def __init__(self, now_ms: int = 0, *, defer_durable: bool = False) -> None:
+        self.defer_durable = defer_durable
+        """ACK a press or a pause only through :meth:`ack` (the host's side)."""
+        self._awaiting: set[int] = set()
         self._decoder = FrameDecoder()
         self._seq = 0
         self._pending: OrderedDict[int, _Pending] = OrderedDict()
@@ -131,18 +154,37 @@ class Link:
                 continue
             if isinstance(msg, Heartbeat):
                 continue
-            reply += self._raw(Ack(0, msg.seq), now_ms)
+            later = self.defer_durable and durable(msg)
             if isinstance(msg, Hello):
                 # A HELLO starts a new session: a peer that reset counts its seq from 1
                 # again, so the numbers seen before must not make its messages duplicates.
                 # (A retransmitted HELLO is then delivered twice; answering it is idempotent.)
                 self._seen.clear()
+                self._awaiting.clear()
             elif msg.seq in self._seen:
                 self.stats.duplicates += 1
+                if msg.seq not in self._awaiting:
+                    reply += self._raw(Ack(0, msg.seq), now_ms)
                 continue
+            if later:
+                self._awaiting.add(msg.seq)
+            else:
+                reply += self._raw(Ack(0, msg.seq), now_ms)
             self._seen.append(msg.seq)
             out.append(msg)
         return out, bytes(reply)
+
+    def ack(self, seq: int, now_ms: int) -> bytes:
+        """The ACK of a press or pause now on disk (nothing if it is not awaited:
+        answered already, or the peer has started a new session since)."""
+        if seq not in self._awaiting:
+            return b""
+        self._awaiting.discard(seq)
+        return self._raw(Ack(0, seq), now_ms)
+
+    def awaiting(self) -> int:
+        """Presses and pauses delivered and not yet acknowledged."""
+        return len(self._awaiting)
 
     def _raw(self, msg: Ack | Nak | Heartbeat, now_ms: int) -> bytes:
         self._last_tx = now_ms

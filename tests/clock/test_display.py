@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 from clock.device.emulated import EmulatedClock
@@ -20,14 +19,10 @@ from engine.events import (
     Resumed,
     TilesPlaced,
 )
+from tests.helpers import settle
 
 SPEED = GameStarted(variant="toronto-speed", players=("Ann", "Ben"))
 NZASP = GameStarted(variant="nzasp", players=("Ann", "Ben"))
-
-
-async def settle(rounds: int = 50) -> None:
-    for _ in range(rounds):
-        await asyncio.sleep(0)
 
 
 async def test_overtime_and_the_cutoff_show_on_the_clock_and_beep_once(tmp_path: Path) -> None:
@@ -35,22 +30,22 @@ async def test_overtime_and_the_cutoff_show_on_the_clock_and_beep_once(tmp_path:
     dev = EmulatedClock(tl, initial_ms=180_000)
     async with TableService(tmp_path / "t.db", timeline=tl, heartbeat_ms=0, device=dev) as svc:
         await svc.submit(SPEED)
-        await settle()
+        await settle(svc)
         assert dev.text == ""
         assert dev.beeps == 0
         tl.advance(180_000)  # Ann's 3:00 run out: not yet over
-        await settle()
+        await settle(svc)
         assert dev.text == ""
         tl.advance(1)  # one millisecond over: overtime, one point (a second or part)
-        await settle()
+        await settle(svc)
         assert dev.text == "OVERTIME Ann -1"
         assert dev.beeps == 1
         tl.advance(30_000)
-        await settle()
+        await settle(svc)
         assert dev.text == "OVERTIME Ann -31"
         assert dev.beeps == 1  # the overtime beep sounds once
         tl.advance(31_000)  # -1:01.001: no more plays (TOR-8)
-        await settle()
+        await settle(svc)
         assert svc.state.locked[0]
         assert dev.text == "CUTOFF Ann"
         assert dev.beeps == 2
@@ -64,19 +59,19 @@ async def test_hold_neutral_and_the_result_show_on_the_clock(tmp_path: Path) -> 
         await svc.submit(TilesPlaced(player=0, move="8D WINDY", score=32))
         await svc.submit(ClockPressed(player=0))
         await svc.submit(HoldCalled(player=1))
-        await settle()
+        await settle(svc)
         assert dev.text == "HOLD"
         await svc.submit(HoldReleased(player=1))
-        await settle()
+        await settle(svc)
         assert dev.text == ""
         assert (await svc.submit(Neutralized(reason="dispute", by="director"), "director")).accepted
-        await settle()
+        await settle(svc)
         assert dev.text == "NEUTRAL (director)"
         assert (await svc.submit(Resumed(by="director", director=True), "director")).accepted
-        await settle()
+        await settle(svc)
         assert dev.text == ""
         assert (await svc.submit(Resigned(player=1))).accepted
-        await settle()
+        await settle(svc)
         assert svc.state.result is not None
         a, b = svc.state.result.scores
         assert dev.text == f"Ann WINS {a}-{b}"
@@ -105,13 +100,13 @@ async def test_the_pause_button_cannot_resume_a_directors_neutralization(tmp_pat
     async with TableService(tmp_path / "t.db", timeline=tl, heartbeat_ms=0, device=dev) as svc:
         await svc.submit(NZASP)
         dev.pause_button()
-        await settle()
+        await settle(svc)
         assert svc.state.clock.neutral is not None
         dev.pause_button()
-        await settle()
+        await settle(svc)
         assert svc.state.clock.neutral is None  # the players' own pause: resumed
         await svc.submit(Neutralized(reason="ruling", by="director"), "director")
         dev.pause_button()
-        await settle()
+        await settle(svc)
         assert svc.state.clock.neutral is not None  # the director's: still stopped
         assert dev.text == "NEUTRAL (director)"

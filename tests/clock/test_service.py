@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
+import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -37,6 +38,7 @@ from engine.events import (
 )
 from engine.rules.machine import next_deadline
 from engine.rules.state import Phase
+from tests.helpers import settle
 
 SPEED = GameStarted(variant="toronto-speed", players=("Ann", "Ben"))
 """Scoresheet mode, 3:00 each, no more plays at -1:01 (TOR-8)."""
@@ -45,12 +47,6 @@ NZASP = GameStarted(variant="nzasp", players=("Ann", "Ben"), mode="scoresheet")
 
 
 # --- helpers -------------------------------------------------------------------------
-
-
-async def settle(rounds: int = 50) -> None:
-    """Let every task that can run, run (no time passes)."""
-    for _ in range(rounds):
-        await asyncio.sleep(0)
 
 
 def table(path: Path, tl: FakeTimeline, **kw: Any) -> TableService:
@@ -218,7 +214,7 @@ async def test_ack_comes_after_the_commit(tmp_path: Path, monkeypatch: pytest.Mo
             futs.append(fut)
             tl.advance(1000)
         acks = await asyncio.gather(*futs)
-        await settle()
+        await settle(svc)
         for ack in acks:
             assert ack.seq in [seq for seq, _ in logged(path)]
     assert done_at_append == [False, False, False]
@@ -283,11 +279,11 @@ async def test_two_presses_from_the_device_exactly_one_is_accepted(tmp_path: Pat
     async with table(path, tl, device=dev) as svc:
         svc.add_listener(rec)
         await svc.submit(SPEED)
-        await settle()
+        await settle(svc)
         tl.advance(9000)
         dev.press(0)
         dev.press(0)  # a bounce, or a second hand on the same button
-        await settle()
+        await settle(svc)
         presses = [ev for ev in rec.events() if isinstance(ev, ClockPressed)]
         assert len(presses) == 1
         assert presses[0].t == 9000
@@ -309,9 +305,50 @@ async def test_duplicate_device_delivery_is_dropped(tmp_path: Path) -> None:
         await svc.submit(SPEED)
         dev.emit(SidePressed(0, seq=5))
         dev.emit(SidePressed(0, seq=5))  # the transport delivered it twice
-        await settle()
+        await settle(svc)
         assert svc.state.clock.running == 1
     assert [r.type for r in rows(path)] == ["game_started", "clock_pressed"]
+
+
+async def test_a_press_is_acked_after_its_commit_and_stamped_on_arrival_during_one(
+    tmp_path: Path,
+) -> None:
+    """The device hears a press is safe only once it is committed; a press that
+    arrives while a commit is still on the disk is stamped when it arrived, not when
+    the disk is done (the commit runs on the log's thread)."""
+    path = tmp_path / "t.db"
+    tl = FakeTimeline(1_000)
+    dev = ScriptedDevice()
+    acks: list[str] = []
+    async with table(path, tl, device=dev) as svc:
+        await svc.submit(SPEED)
+        assert svc._log is not None
+        real_append = svc._log.append
+        disk_free = threading.Event()
+        on_disk: list[int] = []
+
+        def slow_append(*args: Any, **kw: Any) -> int:
+            # A slow disk (a test double for fsync's latency): the commit waits here.
+            assert disk_free.wait(10)
+            seq = real_append(*args, **kw)
+            on_disk.append(seq)
+            return seq
+
+        svc._log.append = slow_append  # type: ignore[method-assign]
+        dev.emit(SidePressed(0, seq=1, on_disk=lambda: acks.append(f"first after {on_disk}")))
+        for _ in range(20):
+            await asyncio.sleep(0)
+        assert acks == []  # committing: no ack yet
+        tl.advance(700)  # Ben thinks for 0.7 s while the disk is busy, then presses
+        dev.emit(SidePressed(1, seq=2, on_disk=lambda: acks.append(f"second after {on_disk}")))
+        for _ in range(20):
+            await asyncio.sleep(0)
+        tl.advance(5_000)  # the disk is slow: 5 s pass before the commits are done
+        disk_free.set()
+        await settle(svc)
+        assert acks == ["first after [2]", "second after [2, 3]"]
+    presses = [e for _, e in logged(path) if isinstance(e, ClockPressed)]
+    assert [e.t for e in presses] == [1_000, 1_700]
 
 
 # --- publishing never holds up the table ---------------------------------------------------
@@ -343,7 +380,7 @@ async def test_failing_and_stuck_subscribers_do_not_stop_commits(
             for i in range(30):
                 tl.advance(1000)
                 futs.append(svc.send(ClockPressed(player=i % 2)))
-            await settle(len(futs) + 10)
+            await settle(svc, len(futs) + 10)
         assert all(f.done() for f in futs)
         acks = [f.result() for f in futs]
         assert all(a.accepted for a in acks)
@@ -419,12 +456,12 @@ async def test_cutoff_applies_at_the_engine_deadline(tmp_path: Path) -> None:
         assert deadline == 291000
 
         tl.set(deadline - 1)
-        await settle()
+        await settle(svc)
         assert not any(isinstance(ev, TimeChecked) for _, ev in logged(path))
         assert svc.state.locked == (False, False)
 
         tl.set(deadline)  # exactly on time: the wake-up is stamped at the deadline
-        await settle()
+        await settle(svc)
         _, woke = logged(path)[-1]
         assert isinstance(woke, TimeChecked)
         assert woke.t == deadline
@@ -439,7 +476,7 @@ async def test_cutoff_applies_at_the_engine_deadline(tmp_path: Path) -> None:
         assert deadline == 291000 + 130000 + 61000
 
         tl.set(deadline + 9000)  # woken late: the ruling still takes effect at the deadline
-        await settle()
+        await settle(svc)
         _, woke = logged(path)[-1]
         assert isinstance(woke, TimeChecked)
         assert woke.t == deadline + 9000
@@ -462,7 +499,7 @@ async def test_a_press_before_the_deadline_moves_it(tmp_path: Path) -> None:
         await svc.submit(ClockPressed(player=0))
         assert next_deadline(svc.state) == 240000 + 241000
         tl.set(241000)  # the old deadline passes: nothing happens
-        await settle()
+        await settle(svc)
         assert not any(isinstance(ev, TimeChecked) for _, ev in logged(path))
         assert svc.state.locked == (False, False)
 
@@ -475,7 +512,7 @@ async def test_no_cutoff_schedules_nothing(tmp_path: Path) -> None:
         assert next_deadline(svc.state) is None
         assert svc._deadline_task is None
         tl.advance(50 * 60 * 1000)  # far into overtime
-        await settle()
+        await settle(svc)
         assert svc.state.phase is Phase.PLAYING
         assert svc.state.clock.remaining(0, tl.now_ms()) == -25 * 60 * 1000
     assert [type(ev) for _, ev in logged(path)] == [GameStarted]
@@ -490,11 +527,11 @@ async def test_device_authoritative_drift_over_threshold_is_a_ruling(tmp_path: P
     dev = EmulatedClock(tl, initial_ms=180000, report_times=True)
     async with table(path, tl, device=dev, authority="device") as svc:
         await svc.submit(SPEED)
-        await settle()
+        await settle(svc)
         tl.advance(10000)
         dev.used_ms[0] += 400  # the device's own clock ran 400 ms fast for Ann
         dev.press(0)
-        await settle()
+        await settle(svc)
         _, press = logged(path)[-1]
         assert isinstance(press, ClockPressed)
         assert press.t == 10000
@@ -511,7 +548,7 @@ async def test_device_authoritative_drift_over_threshold_is_a_ruling(tmp_path: P
         tl.advance(10000)
         dev.used_ms[1] += 200  # under the threshold: recorded, no ruling
         dev.press(1)
-        await settle()
+        await settle(svc)
         _, press = logged(path)[-1]
         assert isinstance(press, ClockPressed)
         assert press.device_remaining_ms == (169600, 169800)
@@ -526,11 +563,11 @@ async def test_device_drift_threshold_is_configurable(tmp_path: Path) -> None:
         tmp_path / "t.db", tl, device=dev, authority="device", drift_threshold_ms=50
     ) as svc:
         await svc.submit(SPEED)
-        await settle()
+        await settle(svc)
         tl.advance(3000)
         dev.used_ms[0] += 100
         dev.press(0)
-        await settle()
+        await settle(svc)
         assert any("differ by 100 ms" in r.text for r in svc.state.rulings)
 
 
@@ -550,14 +587,14 @@ async def test_host_authoritative_device_shows_the_service_times(tmp_path: Path)
 
     async with table(path, tl, device=dev) as svc:
         await svc.submit(SPEED)
-        await settle()
+        await settle(svc)
         same(svc)
         tl.advance(15000)
         dev.used_ms[0] += 5000  # the device drifts; the host's times rule
         same_before = svc.state.clock.remaining(0, tl.now_ms())
         assert dev.remaining(0) == same_before - 5000
         dev.press(0)
-        await settle()
+        await settle(svc)
         _, press = logged(path)[-1]
         assert isinstance(press, ClockPressed)
         assert press.device_remaining_ms is None
@@ -567,14 +604,14 @@ async def test_host_authoritative_device_shows_the_service_times(tmp_path: Path)
         tl.advance(4000)
         same(svc)
         dev.pause_button()
-        await settle()
+        await settle(svc)
         assert svc.state.clock.neutral is not None
         same(svc)
         assert dev.running is None
         tl.advance(60000)
         same(svc)
         dev.pause_button()
-        await settle()
+        await settle(svc)
         assert svc.state.clock.neutral is None
         tl.advance(1000)
         same(svc)
@@ -589,15 +626,15 @@ async def test_device_offline_and_back(tmp_path: Path) -> None:
     async with table(path, tl, device=dev) as svc:
         sub = svc.subscribe()
         dev.emit(DeviceOnline("clock-7"))
-        await settle()
+        await settle(svc)
         assert svc.status == Status(True, "clock-7")
         await svc.submit(SPEED)
-        await settle()
+        await settle(svc)
         assert dev.shown[-1] == ((180000, 180000), 0, False)
 
         tl.advance(5000)
         dev.emit(DeviceOffline("cable unplugged"))
-        await settle()
+        await settle(svc)
         assert svc.status == Status(False, "clock-7", "cable unplugged", offline_since_ms=5000)
         updates: list[Update] = []
         while (u := sub.get_nowait()) is not None:
@@ -614,11 +651,11 @@ async def test_device_offline_and_back(tmp_path: Path) -> None:
         assert ack.event.t == 25000
         shown_while_offline = len(dev.shown)
         tl.advance(7000)
-        await settle()
+        await settle(svc)
         assert len(dev.shown) == shown_while_offline  # the offline device took nothing
 
         dev.emit(DeviceOnline())  # back, without repeating its id
-        await settle()
+        await settle(svc)
         assert svc.status == Status(True, "clock-7")
         # Reconciled: the device now shows the service's times at the reconnection.
         assert dev.shown[-1] == ((155000, 173000), 1, False)
@@ -633,7 +670,7 @@ async def test_a_failing_device_stream_marks_it_offline(tmp_path: Path) -> None:
     svc = table(path, tl, device=BrokenDevice())
     svc.add_listener(rec)
     async with svc:
-        await settle()
+        await settle(svc)
         assert not svc.status.device_online
         assert svc.status.device_id == "clock-9"
         assert "serial port vanished" in svc.status.device_reason
@@ -750,7 +787,7 @@ async def test_restart_picks_up_deadlines(tmp_path: Path) -> None:
         # 200 s used before the crash; -1:01 is 41 s after the resumption.
         assert deadline == 210000 + 41000
         tl2.set(deadline)
-        await settle()
+        await settle(svc2)
         _, ev = logged(path)[-1]
         assert isinstance(ev, TimeChecked)
         assert svc2.state.phase is Phase.END_RACKS

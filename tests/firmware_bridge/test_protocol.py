@@ -361,6 +361,34 @@ def test_link_delivers_acks_and_drops_duplicates() -> None:
     assert dev.pending() == 0
 
 
+def test_the_host_acks_a_press_only_when_told_it_is_on_disk() -> None:
+    dev, host = Link(0), Link(0, defer_durable=True)
+    wire = dev.send(Press(0, 1, 42), 0)
+    got, reply = host.receive(wire, 1)
+    assert got == [Press(1, 1, 42)]
+    assert reply == b""  # not on disk yet
+    assert host.awaiting() == 1
+    # the device repeats it meanwhile: not delivered again, not answered yet
+    got, reply = host.receive(dev.poll(RETRY_MS), RETRY_MS + 1)
+    assert (got, reply) == ([], b"")
+    assert host.stats.duplicates == 1
+    # committed: one ACK, and the device stops repeating
+    dev.receive(host.ack(1, 110), 111)
+    assert dev.pending() == 0
+    assert host.awaiting() == 0
+    assert host.ack(1, 112) == b""  # answered once
+    # a repeat after that (the ACK was lost) is answered at once
+    _, reply = host.receive(wire, 120)
+    assert [type(m) for m in _msgs(reply)] == [Ack]
+    # a HELLO (a new session) forgets what was awaited: its ACK would name another press
+    host.receive(dev.send(Press(0, 0, 43), 130), 131)
+    host.receive(dev.send(Hello(0, "d", 0), 140), 141)
+    assert host.awaiting() == 0
+    # other messages are answered on arrival
+    _, reply = host.receive(dev.send(State(0, (1, 2), 0), 150), 151)
+    assert [type(m) for m in _msgs(reply)] == [Ack]
+
+
 def test_link_retransmits_every_100_ms_then_gives_up() -> None:
     dev = Link(0)
     dev.send(Press(0, 0, 1), 0)

@@ -669,3 +669,48 @@ async def test_serve_with_an_mqtt_clock(mosquitto: Broker, tmp_path: Path) -> No
             proc.kill()
             await proc.wait()
     assert presses_logged(tmp_path / "t1.sqlite")[0].player == 0
+
+
+async def test_a_press_is_acknowledged_to_the_broker_only_once_on_disk(
+    mosquitto: Broker, tmp_path: Path
+) -> None:
+    """The service's PUBACK of a press waits for ``on_disk``: a service that goes away
+    before its commit gets the press again from the broker; once acknowledged, never."""
+    b = broker_settings(mosquitto)
+    ident = "test-service-ack"
+
+    async def presses(clock: MqttClock, count: int, *, commit: bool) -> list[SidePressed]:
+        got: list[SidePressed] = []
+
+        async def read() -> None:
+            async for ev in clock.events():
+                if isinstance(ev, SidePressed):
+                    got.append(ev)
+                    if commit and ev.on_disk is not None:
+                        ev.on_disk()
+
+        reader = asyncio.create_task(read())
+        try:
+            await wait_for(lambda: len(got) >= count, f"{count} press(es)")
+            await asyncio.sleep(0.2)  # a PUBACK sent goes out before we disconnect
+        finally:
+            await clock.close()
+            await reader
+        return got
+
+    first = MqttClock(b, identifier=ident)
+    first.session.start()
+    await first.session.wait_connected(WAIT_S)
+    async with Raw(b, "dev") as dev:
+        await dev.publish(TABLE.clock_events, HELLO)
+        await dev.publish(TABLE.clock_events, press(2, 0))
+    # the press arrives, but the service goes before it is on disk: no PUBACK
+    assert [p.device_ms for p in await presses(first, 1, commit=False)] == [1002]
+    # back again: the broker delivers it again; this time it is committed
+    again = await presses(MqttClock(b, identifier=ident), 1, commit=True)
+    assert [p.device_ms for p in again] == [1002]
+    # acknowledged: the next session gets only what came after
+    async with Raw(b, "dev") as dev:
+        await dev.publish(TABLE.clock_events, press(3, 1))
+    last = await presses(MqttClock(b, identifier=ident), 1, commit=True)
+    assert [p.device_ms for p in last] == [1003]

@@ -547,12 +547,15 @@ async def test_duplicated_reordered_corrupted_and_garbage_frames(tmp_path: Path)
             assert dev.acks(1) == 1
             await dev.wait_for(lambda m: isinstance(m, Set) and m.running == 0, "the SET")
 
-            # the same PRESS frame twice (its ACK was lost): ACKed twice, logged once
+            # the same PRESS frame twice before it is on disk: one ACK, after the
+            # commit; a repeat after that (the ACK was lost) is ACKed again; logged once
             press = dev.frame(Press(2, 0, 1000))
             dev.write(press)
             dev.write(press)
-            await wait_for(lambda: dev.acks(2) == 2, "two ACKs for seq 2")
             await wait_for(lambda: t.svc.state.clock.running == 1, "the press applied")
+            await wait_for(lambda: dev.acks(2) == 1, "the ACK of seq 2, once on disk")
+            dev.write(press)
+            await wait_for(lambda: dev.acks(2) == 2, "the repeat ACKed again")
 
             # garbage between frames: counted, ignored, the next frame still gets through
             bad_before = t.clock.stats.frames_bad
@@ -592,7 +595,7 @@ async def test_duplicated_reordered_corrupted_and_garbage_frames(tmp_path: Path)
             # every frame above was read (the link counted the two duplicates and the
             # two bad payloads); rows they wrongly made would show after the sentinel below
             await wait_for(
-                lambda: t.clock.stats.duplicates == 2 and t.clock.stats.payloads_bad == 2,
+                lambda: t.clock.stats.duplicates == 3 and t.clock.stats.payloads_bad == 2,
                 "the duplicates and the bad payloads counted",
             )
             rows = t.rows()
@@ -600,7 +603,7 @@ async def test_duplicated_reordered_corrupted_and_garbage_frames(tmp_path: Path)
             assert [r.type for r in rows[1:]] == expected
             assert rows[-1].refused  # side 0's press while neutralized
             stats = t.clock.stats
-            assert stats.duplicates == 2
+            assert stats.duplicates == 3
             assert stats.payloads_bad == 2
             assert stats.frames_bad >= 3
             assert t.online()
