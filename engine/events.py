@@ -95,12 +95,15 @@ class ClockPressed(_Base, tag="clock_pressed", frozen=True, kw_only=True):
     own reckoning beyond ``drift_threshold_ms`` is a ruling for the director.
     ``device_ms`` is the device's own free-running counter at the press (32 bits,
     wrapping), recorded as sent, for forensics (docs/clock-protocol.md).
+    ``arrived_ms`` is set when the press was held up on the link and stamped at
+    the device's own time (``t``) instead of its arrival: a ruling says so.
     """
 
     player: int
     device_remaining_ms: tuple[int, int] | None = None
     drift_threshold_ms: int = 250
     device_ms: int | None = None
+    arrived_ms: int | None = None
 
 
 class TilesDrawn(_Base, tag="tiles_drawn", frozen=True, kw_only=True):

@@ -36,6 +36,9 @@ class SidePressed:
     """The device's sequence number, for de-duplication."""
     remaining_ms: tuple[int, int] | None = None
     """Device-authoritative clocks: both times the device showed at the press."""
+    device_at_ms: int | None = None
+    """The table time of the press by the device's own clock (its ``device_ms`` and
+    the offset the transport keeps, clock/device/device_time.py); None: not known."""
     on_disk: Callable[[], None] | None = field(default=None, compare=False, repr=False)
     """The transport's acknowledgement, called by the service once the press is
     committed to the log (never before: an ack tells the device the press is safe)."""

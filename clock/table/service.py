@@ -36,6 +36,7 @@ from typing import Literal
 
 from msgspec.structs import replace
 
+from clock.device.device_time import LIMIT_MS, TOLERANCE_MS
 from clock.device.interface import (
     ClockDevice,
     DeviceEvent,
@@ -502,13 +503,19 @@ class TableService:
             self._last_device_seq = dev.seq
         if isinstance(dev, SidePressed):
             times = dev.remaining_ms if self.authority == "device" else None
+            at, arrived = now, None
+            if dev.device_at_ms is not None and now - dev.device_at_ms > TOLERANCE_MS:
+                # Held up on the link (a broker restart, a Wi-Fi drop): stamped at the
+                # device's time, not charged to the player (docs/clock-protocol.md).
+                at, arrived = max(dev.device_at_ms, now - LIMIT_MS), now
             press = ClockPressed(
                 player=dev.side,
                 device_remaining_ms=times,
                 drift_threshold_ms=self.drift_threshold_ms,
                 device_ms=dev.device_ms,
+                arrived_ms=arrived,
             )
-            self._enqueue(_Item(now, press, "device", on_disk=dev.on_disk))
+            self._enqueue(_Item(at, press, "device", on_disk=dev.on_disk))
         elif isinstance(dev, PausePressed):
             self._enqueue(_Item(now, _PAUSE, "device", on_disk=dev.on_disk))
         elif isinstance(dev, DeviceOffline):

@@ -64,6 +64,11 @@ class _SerialCore:
     def hello(self) -> Hello:
         return Hello(0, self.serial.device_id, self.serial.capabilities)
 
+    def device_ms(self) -> int | None:
+        # The serial clock's counter is only seen in its own messages: the service
+        # learns the offset from the presses relayed (docs/clock-protocol.md).
+        return None
+
     def handle(self, msg: Message) -> None:
         if isinstance(msg, Set):
             coro = self.serial.set_times(msg.remaining_ms, msg.running, msg.paused)

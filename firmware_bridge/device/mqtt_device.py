@@ -31,7 +31,14 @@ from typing_extensions import TypeVar
 from firmware_bridge.device.firmware import ClockFirmware
 from firmware_bridge.venue.mqtt_session import BrokerSettings, MqttSession, TlsOptions, parse_url
 from firmware_bridge.venue.topics import DEFAULT_VENUE, TableTopics, client_id
-from firmware_bridge.wire.protocol import Hello, Message, ProtocolError, from_json, to_json
+from firmware_bridge.wire.protocol import (
+    Heartbeat,
+    Hello,
+    Message,
+    ProtocolError,
+    from_json,
+    to_json,
+)
 
 __all__ = ["DeviceCore", "MqttDevice", "run_mqtt"]
 
@@ -49,6 +56,11 @@ class DeviceCore(Protocol):
 
     def hello(self) -> Hello:
         """The clock's HELLO."""
+        ...
+
+    def device_ms(self) -> int | None:
+        """The clock's free-running 32-bit counter, sent in a HEARTBEAT after HELLO
+        (the service keeps the clock's offset from it); None when not known."""
         ...
 
     def handle(self, msg: Message) -> None:
@@ -135,6 +147,10 @@ class MqttDevice(Generic[CoreT]):
             # HELLO first: the service learns the clock's identity before the status
             # says it is online (the outbox keeps this order).
             self._emit(self.fw.hello())
+            counter = self.fw.device_ms()
+            if counter is not None:
+                # the service learns the clock's offset now, before any press is late
+                self._emit(Heartbeat(0, counter))
         status = b"online" if present else b"offline"
         self.session.send(self.table.clock_status, status, retain=True, key="status")
 

@@ -71,7 +71,7 @@ def open_device(
         # mqtt[s]://[user[:password]@]host[:port]/<venue>/<table>[?ca=...] (docs/mqtt.md)
         from firmware_bridge.host.mqtt_clock import MqttClock
 
-        return MqttClock.from_url(broker)
+        return MqttClock.from_url(broker, timeline=timeline)
     return None
 
 

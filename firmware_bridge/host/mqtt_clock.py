@@ -22,6 +22,7 @@ from typing import Literal
 
 import aiomqtt
 
+from clock.device.device_time import DeviceTime
 from clock.device.interface import (
     DeviceEvent,
     DeviceOffline,
@@ -30,6 +31,7 @@ from clock.device.interface import (
     SidePressed,
     TimesReported,
 )
+from clock.timeline import MonotonicTimeline, Timeline
 from firmware_bridge.venue.mqtt_session import BrokerSettings, MqttSession, parse_url
 from firmware_bridge.venue.topics import TableTopics, client_id
 from firmware_bridge.wire.protocol import (
@@ -131,6 +133,7 @@ class MqttClock:
         *,
         identifier: str | None = None,
         session_expiry_s: int = 7200,
+        timeline: Timeline | None = None,
     ) -> None:
         table = table or broker.table
         if table is None:
@@ -139,6 +142,10 @@ class MqttClock:
         """The table's topics."""
         self.stats = ClockStats()
         """Counters."""
+        self.timeline: Timeline = timeline or MonotonicTimeline()
+        """The table's time, for the device's clock offset."""
+        self.device_time = DeviceTime()
+        """The device's clock offset (from its heartbeats and presses)."""
         self._queue: asyncio.Queue[DeviceEvent | None] = asyncio.Queue()
         self._filter = SeqFilter()
         self._seq = 0
@@ -159,9 +166,11 @@ class MqttClock:
         """The broker connection."""
 
     @classmethod
-    def from_url(cls, url: str, *, identifier: str | None = None) -> MqttClock:
+    def from_url(
+        cls, url: str, *, identifier: str | None = None, timeline: Timeline | None = None
+    ) -> MqttClock:
         """The clock of the table named by the URL path (``mqtt://host/<venue>/<table>``)."""
-        return cls(parse_url(url), identifier=identifier)
+        return cls(parse_url(url), identifier=identifier, timeline=timeline)
 
     # --- ClockDevice ---------------------------------------------------------------
     async def events(self) -> AsyncIterator[DeviceEvent]:
@@ -262,7 +271,9 @@ class MqttClock:
             self.stats.last_error = str(exc)
             log.warning("clock %s: ignored a bad message: %s", self.table.base, exc)
             return
+        now = self.timeline.now_ms()
         if isinstance(msg, Heartbeat):
+            self.device_time.sample(now, msg.device_ms)
             return
         if not isinstance(msg, Hello | Press | Pause | State):
             self.stats.unexpected += 1
@@ -280,8 +291,11 @@ class MqttClock:
             return
         match msg:
             case Hello():
+                self.device_time.reset()  # a clock that restarted counts from 0 again
                 self._emit(DeviceOnline(msg.device_id))
             case Press():
+                at = self.device_time.table_time(msg.device_ms)
+                self.device_time.sample(now, msg.device_ms)
                 # seq is not passed on: it is de-duplicated here with a 64-number
                 # window, and after a device restart the service's own check
                 # (last seq only) could mistake a new press for a repeat.
@@ -291,6 +305,7 @@ class MqttClock:
                         msg.device_ms,
                         None,
                         msg.remaining_ms,
+                        device_at_ms=at,
                         on_disk=self._on_disk(msg.seq, raw),
                     )
                 )

@@ -35,6 +35,7 @@ from pathlib import Path
 import serial
 import serial_asyncio_fast
 
+from clock.device.device_time import DeviceTime
 from clock.device.interface import (
     DeviceEvent,
     DeviceOffline,
@@ -79,6 +80,8 @@ class _Conn:
     transport: asyncio.Transport | None = None
     in_session: bool = False
     hello_seen: bool = False
+    device_time: DeviceTime = field(default_factory=DeviceTime)
+    """The device's clock offset in this connection (from its heartbeats and presses)."""
     errors_logged: int = 0
     poller: asyncio.Task[None] | None = field(default=None, repr=False)
 
@@ -317,6 +320,7 @@ class SerialClock:
 
     def _on_message(self, conn: _Conn, msg: Message, now: int) -> None:
         if isinstance(msg, Hello):
+            conn.device_time.reset()  # a device that restarted starts its counter again
             conn.hello_seen = True
             self.device_id = msg.device_id
             self.capabilities = msg.capabilities
@@ -325,12 +329,15 @@ class SerialClock:
             )
             self._session(conn)
         elif isinstance(msg, Press):
+            at = conn.device_time.table_time(msg.device_ms)
+            conn.device_time.sample(now, msg.device_ms)
             self._emit(
                 SidePressed(
                     msg.side,
                     msg.device_ms,
                     self._button_seq(msg.seq),
                     msg.remaining_ms,
+                    device_at_ms=at,
                     on_disk=self._acker(conn, msg.seq),
                 )
             )
@@ -385,6 +392,7 @@ class SerialClock:
             loop.create_future(),
             loop.create_future(),
         )
+        conn.link.on_peer_time = conn.device_time.sample
         self._conn = conn  # bytes may arrive before this coroutine resumes
         try:
             async with asyncio.timeout(self.open_timeout_s):

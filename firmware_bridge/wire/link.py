@@ -14,6 +14,7 @@ press is committed to the log. A repeat that arrives meanwhile is not answered
 from __future__ import annotations
 
 from collections import OrderedDict, deque
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from firmware_bridge.wire.framing import FrameDecoder, FrameError, encode_frame
@@ -99,6 +100,9 @@ class Link:
     def __init__(self, now_ms: int = 0, *, defer_durable: bool = False) -> None:
         self.defer_durable = defer_durable
         """ACK a press or a pause only through :meth:`ack` (the host's side)."""
+        self.on_peer_time: Callable[[int, int], None] | None = None
+        """Called with (arrival time, the peer's ``device_ms``) for each HEARTBEAT: the
+        host keeps the device's clock offset from them (clock/device/device_time.py)."""
         self._awaiting: set[int] = set()
         self._decoder = FrameDecoder()
         self._seq = 0
@@ -153,6 +157,8 @@ class Link:
                 self._pending.pop(msg.nakked, None)
                 continue
             if isinstance(msg, Heartbeat):
+                if self.on_peer_time is not None:
+                    self.on_peer_time(now_ms, msg.device_ms)
                 continue
             later = self.defer_durable and durable(msg)
             if isinstance(msg, Hello):

@@ -389,6 +389,14 @@ def test_the_host_acks_a_press_only_when_told_it_is_on_disk() -> None:
     assert [type(m) for m in _msgs(reply)] == [Ack]
 
 
+def test_heartbeats_give_the_host_the_devices_time() -> None:
+    dev, host = Link(0), Link(0)
+    seen: list[tuple[int, int]] = []
+    host.on_peer_time = lambda now, ms: seen.append((now, ms))
+    host.receive(dev.poll(HEARTBEAT_MS, device_ms=4_242), HEARTBEAT_MS + 1)
+    assert seen == [(HEARTBEAT_MS + 1, 4_242)]
+
+
 def test_link_retransmits_every_100_ms_then_gives_up() -> None:
     dev = Link(0)
     dev.send(Press(0, 0, 1), 0)

@@ -714,3 +714,38 @@ async def test_a_press_is_acknowledged_to_the_broker_only_once_on_disk(
         await dev.publish(TABLE.clock_events, press(3, 1))
     last = await presses(MqttClock(b, identifier=ident), 1, commit=True)
     assert [p.device_ms for p in last] == [1003]
+
+
+async def test_a_press_made_while_the_broker_is_down_is_stamped_at_the_clocks_time(
+    mosquitto: Broker, tmp_path: Path
+) -> None:
+    """A broker stop in the middle of Ben's turn: he presses during the outage; the
+    press reaches the table when the broker is back, seconds late, and is stamped when
+    the clock recorded it, not when it arrived (docs/clock-protocol.md, "Device time")."""
+    b = broker_settings(mosquitto)
+    log = tmp_path / "t1.sqlite"
+    async with running_table(b, log) as (svc, clock):
+        dev = device(b)
+        dev.start()
+        try:
+            await wait_for(lambda: svc.status.device_online and dev.fw.sets > 0, "device up")
+            await wait_for(lambda: clock.device_time.table_time(0) is not None, "the offset")
+            dev.fw.press(0)
+            await wait_for(lambda: len(presses_logged(log)) == 1, "Ann's press")
+            mosquitto.stop()
+            await wait_for(lambda: not dev.session.connected.is_set(), "the device offline")
+            pressed_at = svc.timeline.now_ms()
+            dev.fw.press(1)  # Ben, during the outage: queued on the clock
+            # a real outage on a real broker: it stays down one second of table time
+            await wait_for(lambda: svc.timeline.now_ms() - pressed_at >= 1_000, "the outage")
+            mosquitto.start()
+            await wait_for(lambda: len(presses_logged(log)) == 2, "Ben's press, late")
+        finally:
+            await dev.close()
+    ben = presses_logged(log)[1]
+    assert ben.arrived_ms is not None
+    assert ben.t is not None
+    assert ben.arrived_ms - ben.t >= 1_000  # it arrived over a second after the press
+    assert abs(ben.t - pressed_at) <= 50  # stamped when Ben pressed (both on this host)
+    rulings = [r.text for r in svc.state.rulings]
+    assert any("Ben's press reached the table" in text for text in rulings), rulings

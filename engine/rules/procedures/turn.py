@@ -152,6 +152,8 @@ def pressed(state: GameState, ev: ClockPressed, t: int) -> GameState:
         )
     if ev.device_remaining_ms is not None:
         state = _device_times(state, ev, t)
+    if ev.arrived_ms is not None and ev.arrived_ms > t:
+        state = _late(state, ev, t)
     opp = 1 - p
     if state.mode == "scoresheet" and state.locked[p]:
         # TOR-8: past -1:01 no more plays; the press ends the turn as a pass.
@@ -278,6 +280,22 @@ def _device_times(state: GameState, ev: ClockPressed, t: int) -> GameState:
         )
         st = replace(st, rulings=(*st.rulings, Ruling(t, rule, text)))
     return st
+
+
+def _late(state: GameState, ev: ClockPressed, t: int) -> GameState:
+    """A press held up on the link, stamped at the device's own time (docs/clock-protocol.md)."""
+    assert ev.arrived_ms is not None
+    late = ev.arrived_ms - t
+    text = (
+        f"{state.players[ev.player]}'s press reached the table {late / 1000:.2f} s after the "
+        f"clock recorded it (the link was down or slow): stamped at the clock's time, "
+        f"{clock_text(state.clock.remaining(ev.player, t), tenths=True)} left, not charged "
+        "for the delay"
+    )
+    return replace(state, rulings=(*state.rulings, Ruling(t, _LATE_RULE, text)))
+
+
+_LATE_RULE = "table procedure: a late press is stamped at the clock's own time"
 
 
 def out_play(state: GameState, t: int) -> GameState:
