@@ -320,6 +320,13 @@ class ClockFirmware:
             if not any(isinstance(m, Set | Text | Beep) for m in msgs):
                 self._changed()
         for msg in msgs:
+            if isinstance(msg, Hello):
+                # The host started a new session (its link counts from 1 again; our link
+                # has forgotten its old numbers): say who we are again, until a SET.
+                self._in_session = False
+                out += link.send(self.hello(), now)
+                self._hello_at = now
+                continue
             if isinstance(msg, Set):
                 self._in_session = True
             self.handle(msg)

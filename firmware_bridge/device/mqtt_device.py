@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Generic, Protocol
@@ -102,6 +103,9 @@ class MqttDevice(Generic[CoreT]):
         self.garbage = 0
         """Payloads on the commands topic that were not valid messages."""
         self._seq = 0
+        self.link_session = secrets.randbits(32) or 1
+        """Named in every HELLO: this device's sequence numbers, counted from 1 once
+        (a reconnect keeps them; a restart is a new session)."""
         self._present = True
         self.session = MqttSession(
             broker,
@@ -132,6 +136,8 @@ class MqttDevice(Generic[CoreT]):
         return self._seq
 
     def _emit(self, msg: Message) -> None:
+        if isinstance(msg, Hello):
+            msg = replace(msg, session=self.link_session)
         self.session.send(self.table.clock_events, to_json(replace(msg, seq=self._next_seq())))
 
     @property

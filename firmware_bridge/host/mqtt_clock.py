@@ -66,8 +66,9 @@ class SeqFilter:
       put a press in the wrong place in the game; the next SET corrects the device;
     - ``new``: anything else.
 
-    A HELLO that is not ahead means the device restarted (its counter starts
-    again at 1): pass ``restart=True`` and the window starts over.
+    A HELLO in a new session (``new_session=True``) starts the window over; from a
+    clock without sessions, a HELLO that is not ahead means it restarted (its counter
+    starts again at 1): pass ``restart=True`` and the window starts over.
 
     >>> f = SeqFilter()
     >>> [f.check(s) for s in (1, 2, 2, 1, 3)]
@@ -81,10 +82,11 @@ class SeqFilter:
         self._seen: deque[int] = deque(maxlen=size)
         self._newest: int | None = None
 
-    def check(self, seq: int, *, restart: bool = False) -> Verdict:
-        """Whether ``seq`` is new; a new one is remembered."""
+    def check(self, seq: int, *, restart: bool = False, new_session: bool = False) -> Verdict:
+        """Whether ``seq`` is new; a new one is remembered. ``new_session``: a HELLO
+        whose session differs from the last (the window starts over, ahead or not)."""
         ahead = self._newest is None or 0 < (seq - self._newest) & 0xFFFF < 0x8000
-        if restart and not ahead:
+        if new_session or (restart and not ahead):
             self._seen.clear()
             self._newest = None
         elif seq in self._seen:
@@ -152,6 +154,7 @@ class MqttClock:
         self._online: bool | None = None
         self._shown: tuple[tuple[int, int], int | None] = ((0, 0), None)
         self._closed = False
+        self._device_session: int | None = None
         self._awaiting: dict[int, list[Callable[[], None]]] = {}
         """Presses and pauses not yet on disk, by seq: the PUBACKs waiting for each."""
         self.session = MqttSession(
@@ -278,7 +281,17 @@ class MqttClock:
         if not isinstance(msg, Hello | Press | Pause | State):
             self.stats.unexpected += 1
             return
-        verdict = self._filter.check(msg.seq, restart=isinstance(msg, Hello))
+        new_session = False
+        if isinstance(msg, Hello):
+            # A clock names its session in HELLO: the same one again (it reconnected) keeps
+            # the window; another (it restarted) starts it over. Without one (0), a HELLO
+            # that is not ahead means a restart.
+            new_session = msg.session != 0 and msg.session != self._device_session
+            if msg.session != 0:
+                self._device_session = msg.session
+        verdict = self._filter.check(
+            msg.seq, restart=isinstance(msg, Hello) and msg.session == 0, new_session=new_session
+        )
         if verdict == "duplicate":
             self.stats.duplicates += 1
             if msg.seq in self._awaiting:
@@ -291,7 +304,8 @@ class MqttClock:
             return
         match msg:
             case Hello():
-                self.device_time.reset()  # a clock that restarted counts from 0 again
+                if new_session or msg.session == 0:
+                    self.device_time.reset()  # a clock that restarted counts from 0 again
                 self._emit(DeviceOnline(msg.device_id))
             case Press():
                 at = self.device_time.table_time(msg.device_ms)

@@ -59,10 +59,12 @@ from firmware_bridge.wire.protocol import (
     Text,
 )
 
-__all__ = ["HELLO_GRACE_MS", "SerialClock"]
+__all__ = ["HELLO_GRACE_MS", "HOST_ID", "SerialClock"]
 
 log = logging.getLogger(__name__)
 
+HOST_ID = "rackclock"
+"""The ``device_id`` of the host's own HELLO."""
 HELLO_GRACE_MS = 500
 """A device that talks but sent no HELLO this long after the port opened (it was
 already running when the host (re)connected) is taken as online anyway."""
@@ -80,6 +82,8 @@ class _Conn:
     transport: asyncio.Transport | None = None
     in_session: bool = False
     hello_seen: bool = False
+    device_session: int | None = None
+    """The session of the device's last HELLO."""
     device_time: DeviceTime = field(default_factory=DeviceTime)
     """The device's clock offset in this connection (from its heartbeats and presses)."""
     errors_logged: int = 0
@@ -320,14 +324,25 @@ class SerialClock:
 
     def _on_message(self, conn: _Conn, msg: Message, now: int) -> None:
         if isinstance(msg, Hello):
-            conn.device_time.reset()  # a device that restarted starts its counter again
+            new = msg.session == 0 or msg.session != conn.device_session
+            if new:
+                # a new session: a device that restarted starts its counter again
+                conn.device_time.reset()
+                conn.device_session = msg.session
             conn.hello_seen = True
             self.device_id = msg.device_id
             self.capabilities = msg.capabilities
             log.info(
-                "%s: HELLO from %r (capabilities 0x%04x)", self.url, msg.device_id, msg.capabilities
+                "%s: HELLO from %r (capabilities 0x%04x, session %08x)",
+                self.url,
+                msg.device_id,
+                msg.capabilities,
+                msg.session,
             )
-            self._session(conn)
+            if new or not conn.in_session:
+                self._session(conn)
+            else:
+                self._send_set()  # the same session announced again: show it the times
         elif isinstance(msg, Press):
             at = conn.device_time.table_time(msg.device_ms)
             conn.device_time.sample(now, msg.device_ms)
@@ -466,6 +481,9 @@ class SerialClock:
             self.connects += 1
             if self._dump is not None:
                 self._dump.note(f"open {self.url}")
+            # Our own HELLO: this link counts from 1 in a new session, so a device that
+            # was running drops nothing of ours as a repeat (docs/clock-protocol.md).
+            self._write(conn, conn.link.send(Hello(0, HOST_ID, 0), self.timeline.now_ms()))
             conn.poller = asyncio.get_running_loop().create_task(
                 self._poll(conn), name="serial-clock.poll"
             )

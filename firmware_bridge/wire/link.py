@@ -13,6 +13,7 @@ press is committed to the log. A repeat that arrives meanwhile is not answered
 
 from __future__ import annotations
 
+import secrets
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -97,7 +98,14 @@ class _Pending:
 class Link:
     """One end of a clock link."""
 
-    def __init__(self, now_ms: int = 0, *, defer_durable: bool = False) -> None:
+    def __init__(
+        self, now_ms: int = 0, *, defer_durable: bool = False, session: int | None = None
+    ) -> None:
+        self.session = session if session is not None else secrets.randbits(32) or 1
+        """This end's session, sent in its HELLO: a new Link counts its seq from 1, so it
+        is a new session (docs/clock-protocol.md, "Sessions")."""
+        self.peer_session: int | None = None
+        """The session of the peer's last HELLO (0: a peer without sessions)."""
         self.defer_durable = defer_durable
         """ACK a press or a pause only through :meth:`ack` (the host's side)."""
         self.on_peer_time: Callable[[int, int], None] | None = None
@@ -123,6 +131,8 @@ class Link:
     def send(self, msg: Message, now_ms: int) -> bytes:
         """Frame ``msg`` (its seq replaced by a fresh one); remember it until ACKed."""
         msg = replace(msg, seq=self.next_seq())
+        if isinstance(msg, Hello):
+            msg = replace(msg, session=self.session)
         if needs_ack(msg):
             self._pending[msg.seq] = _Pending(msg, now_ms)
         self._last_tx = now_ms
@@ -161,10 +171,13 @@ class Link:
                     self.on_peer_time(now_ms, msg.device_ms)
                 continue
             later = self.defer_durable and durable(msg)
-            if isinstance(msg, Hello):
-                # A HELLO starts a new session: a peer that reset counts its seq from 1
-                # again, so the numbers seen before must not make its messages duplicates.
-                # (A retransmitted HELLO is then delivered twice; answering it is idempotent.)
+            if isinstance(msg, Hello) and not (msg.session and msg.session == self.peer_session):
+                # A new session: the peer counts its seq from 1 again, so the numbers
+                # seen before must not make its messages duplicates. A HELLO sent again
+                # in the same session (its ACK was lost) resets nothing: it is
+                # de-duplicated below like any message. A peer without sessions (0):
+                # every HELLO is a new session.
+                self.peer_session = msg.session
                 self._seen.clear()
                 self._awaiting.clear()
             elif msg.seq in self._seen:

@@ -106,12 +106,16 @@ class NakReason(enum.IntEnum):
 
 @dataclass(frozen=True, slots=True)
 class Hello:
-    """Device -> host on connect: who it is and what it can do."""
+    """The start of a link session, either way: who is talking, what it can do, and
+    which session this is (each side draws a new one when it starts counting its
+    sequence numbers from 1 again)."""
 
     seq: int
     device_id: str
     capabilities: int
     version: int = PROTOCOL_VERSION
+    session: int = 0
+    """The sender's session (u32, not 0); 0 from a sender that predates sessions."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,7 +253,12 @@ def encode(msg: Message) -> bytes:
                 ident = msg.device_id.encode("utf-8")
                 if len(ident) > 255:
                     raise ProtocolError("device id longer than 255 bytes")
-                return head + struct.pack(">BHB", msg.version, msg.capabilities, len(ident)) + ident
+                return (
+                    head
+                    + struct.pack(">BHB", msg.version, msg.capabilities, len(ident))
+                    + ident
+                    + struct.pack(">I", msg.session & 0xFFFFFFFF)
+                )
             case Press():
                 if msg.side not in (0, 1):
                     raise ProtocolError(f"side must be 0 or 1, got {msg.side!r}")
@@ -316,12 +325,16 @@ def decode(payload: bytes) -> Message:
         if len(body) < 4:
             raise ProtocolError("HELLO body shorter than 4 bytes", len(payload))
         ver, caps, n = struct.unpack_from(">BHB", body)
+        session = 0
+        if len(body) == 4 + n + 4:  # with the session (a sender without one stops at the id)
+            (session,) = struct.unpack_from(">I", body, 4 + n)
+            body = body[: 4 + n]
         _need(body[4:], n, "HELLO device id", 8)
         try:
             ident = body[4:].decode("utf-8")
         except UnicodeDecodeError as exc:
             raise ProtocolError("HELLO device id is not UTF-8", 8 + exc.start) from None
-        return Hello(seq, ident, caps, ver)
+        return Hello(seq, ident, caps, ver, session)
     if kind is MessageType.PRESS:
         if len(body) < 6:
             raise ProtocolError("PRESS body shorter than 6 bytes", len(payload))
@@ -462,7 +475,14 @@ def from_json(data: bytes) -> Message:
         ident = doc.get("device_id")
         if not isinstance(ident, str) or not _utf8_len(ident) <= 255:
             raise ProtocolError("field 'device_id' must be a UTF-8 string of at most 255 bytes")
-        return Hello(seq, ident, _int(doc, "capabilities", 0, 0xFFFF), _int(doc, "version", 0, 255))
+        session = _int(doc, "session", 0, 0xFFFFFFFF) if "session" in doc else 0
+        return Hello(
+            seq,
+            ident,
+            _int(doc, "capabilities", 0, 0xFFFF),
+            _int(doc, "version", 0, 255),
+            session,
+        )
     if kind is MessageType.PRESS:
         times = None if doc.get("remaining_ms") is None else _pair(doc, "remaining_ms")
         return Press(seq, _int(doc, "side", 0, 1), _int(doc, "device_ms", 0, 0xFFFFFFFF), times)

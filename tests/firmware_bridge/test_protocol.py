@@ -454,16 +454,60 @@ def test_link_heartbeat_and_loss() -> None:
 
 def test_hello_starts_a_new_session_for_dedup() -> None:
     host = Link(0)
-    first = Link(0)
+    first = Link(0, session=7)
     host.receive(first.send(Hello(0, "c", 0), 0), 0)
     got, _ = host.receive(first.send(Press(0, 0, 1), 0), 0)
     assert got == [Press(2, 0, 1)]
-    # the device resets: its counter starts at 1 again
-    again = Link(0)
+    # the device resets: its counter starts at 1 again, in a new session
+    again = Link(0, session=8)
     got, _ = host.receive(again.send(Hello(0, "c", 0), 10), 10)
-    assert got == [Hello(1, "c", 0)]
+    assert got == [Hello(1, "c", 0, session=8)]
     got, _ = host.receive(again.send(Press(0, 1, 2), 10), 10)
     assert got == [Press(2, 1, 2)]
+
+
+def test_a_hello_sent_again_in_the_same_session_resets_nothing() -> None:
+    # Lost ACKs: the device sends its HELLO again, then repeats a press the host has.
+    host, dev = Link(0), Link(0, session=41)
+    hello = dev.send(Hello(0, "c", 0), 0)
+    host.receive(hello, 1)
+    press = dev.send(Press(0, 0, 5), 2)
+    got, _ = host.receive(press, 3)
+    assert got == [Press(2, 0, 5)]
+    got, reply = host.receive(hello, 4)  # the same HELLO again: a repeat, ACKed
+    assert got == []
+    assert [type(m) for m in _msgs(reply)] == [Ack]
+    resent = dev.send(Hello(0, "c", 0), 5)  # a fresh HELLO frame, the same session
+    got, _ = host.receive(resent, 6)
+    assert got == [Hello(3, "c", 0, session=41)]
+    got, _ = host.receive(press, 7)  # the press repeated: still a duplicate
+    assert got == []
+    assert host.stats.duplicates == 2
+
+
+def test_the_host_restarting_its_counter_tells_the_device() -> None:
+    # The host reopens the port on its own: a new Link, seq from 1, and its HELLO in a
+    # new session, so the device's window does not drop the next SETs as repeats.
+    dev = Link(0)
+    old = Link(0, session=1)
+    dev.receive(old.send(Hello(0, "rackclock", 0), 0), 0)
+    for i in range(5):
+        got, _ = dev.receive(old.send(Set(0, (i, i), 0, False), i), i)
+        assert len(got) == 1
+    new = Link(0, session=2)
+    got, _ = dev.receive(new.send(Hello(0, "rackclock", 0), 10), 10)
+    assert got == [Hello(1, "rackclock", 0, session=2)]
+    got, _ = dev.receive(new.send(Set(0, (9, 9), 1, False), 11), 11)
+    assert got == [Set(2, (9, 9), 1, False)]  # seq 2 was seen before: taken all the same
+
+
+def test_a_hello_without_a_session_still_decodes() -> None:
+    # A device that predates sessions sends no session bytes: read as session 0.
+    legacy = bytes([1, 0x01, 0, 1, 1, 0, 0x0F, 1]) + b"c"
+    assert decode(legacy) == Hello(1, "c", 0x0F, 1, 0)
+    assert decode(encode(Hello(1, "c", 0x0F, session=9))) == Hello(1, "c", 0x0F, 1, 9)
+    legacy_json = b'{"v":1,"type":"hello","seq":1,"device_id":"c","capabilities":0,"version":1}'
+    assert from_json(legacy_json) == Hello(1, "c", 0)
 
 
 def test_link_seq_wraps_to_zero() -> None:

@@ -179,6 +179,45 @@ def test_seq_filter_duplicates_stale_and_device_restart() -> None:
     assert f.check(2) == "new"
 
 
+def test_seq_filter_sessions() -> None:
+    f = SeqFilter()
+    assert [f.check(s) for s in (1, 2, 3)] == ["new", "new", "new"]  # HELLO, presses
+    # the HELLO delivered again (QoS 1) in the same session: a repeat, nothing resets,
+    # so the presses that follow it again stay repeats
+    assert f.check(1) == "duplicate"
+    assert f.check(2) == "duplicate"
+    # a restart: a new session, counting from 1 again
+    assert f.check(1, new_session=True) == "new"
+    assert f.check(2) == "new"
+
+
+def hello(seq: int, session: int) -> bytes:
+    return json.dumps(
+        {"v": 1, "type": "hello", "seq": seq, "device_id": "raw-1", "capabilities": 0,
+         "version": 1, "session": session}
+    ).encode()  # fmt: skip
+
+
+async def test_a_clocks_session_decides_what_a_hello_resets(
+    mosquitto: Broker, tmp_path: Path
+) -> None:
+    b = broker_settings(mosquitto)
+    log = tmp_path / "t1.sqlite"
+    async with running_table(b, log) as (_, clock), Raw(b, "dev") as dev:
+        await dev.publish(TABLE.clock_events, hello(1, 0xAAAA))
+        await dev.publish(TABLE.clock_events, press(2, 0))
+        # reconnected: HELLO again in the same session, then a late repeat of press 2
+        await dev.publish(TABLE.clock_events, hello(3, 0xAAAA))
+        await dev.publish(TABLE.clock_events, press(2, 0))
+        # restarted: a new session counts from 1 again; its press 2 is a new press
+        await dev.publish(TABLE.clock_events, hello(1, 0xBBBB))
+        await dev.publish(TABLE.clock_events, press(2, 1))
+        await wait_for(lambda: clock.stats.messages == 6, "all six messages")
+        await wait_for(lambda: len(presses_logged(log)) == 2, "both presses committed")
+        assert clock.stats.duplicates == 1
+    assert [e.player for e in presses_logged(log)] == [0, 1]
+
+
 def test_doctests() -> None:
     import doctest
 

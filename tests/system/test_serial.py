@@ -51,6 +51,7 @@ from firmware_bridge.host.devices import open_device, parse_serial_spec
 from firmware_bridge.host.serial_clock import SerialClock
 from firmware_bridge.wire.framing import FrameDecoder, FrameError, encode_frame
 from firmware_bridge.wire.hexdump import HexDump, decode_dump
+from firmware_bridge.wire.link import Link
 from firmware_bridge.wire.protocol import (
     Ack,
     Beep,
@@ -826,3 +827,87 @@ async def test_serve_and_emulate_clock_commands_over_socat(
     assert "paused" in shown[-1] or "paused" in shown[-2]
     assert (tmp_path / "clock.hex").read_text().count(" TX ") > 3
     assert (tmp_path / "host.hex").read_text().count(" RX ") > 3
+
+
+class LiteralDevice:
+    """A device written from the spec alone that keeps one link for its whole life (the
+    spec does not make it start over when the host goes quiet), on the pty master."""
+
+    def __init__(self, pty: Pty) -> None:
+        self.fd = pty.master
+        os.set_blocking(self.fd, False)
+        self.link = Link(0, session=0xC10C)
+        self.delivered: list[Message] = []
+        self.t0 = time.monotonic()
+
+    def now(self) -> int:
+        return int((time.monotonic() - self.t0) * 1000)
+
+    def send(self, msg: Message) -> None:
+        os.write(self.fd, self.link.send(msg, self.now()))
+
+    def pump(self, *, beat: bool = True) -> None:
+        """Read what the host sent; answer as the spec says (ACKs, and HELLO to a
+        host that starts a new session); heartbeat unless ``beat`` is False."""
+        with contextlib.suppress(BlockingIOError):
+            while data := os.read(self.fd, 4096):
+                msgs, reply = self.link.receive(data, self.now())
+                if reply:
+                    os.write(self.fd, reply)
+                for msg in msgs:
+                    self.delivered.append(msg)
+                    if isinstance(msg, Hello):
+                        self.send(Hello(0, "literal", 0x0F))
+        if beat:
+            with contextlib.suppress(OSError):
+                os.write(self.fd, self.link.poll(self.now(), self.now()))
+
+    def sets(self) -> int:
+        return sum(isinstance(m, Set) for m in self.delivered)
+
+
+async def test_a_device_that_keeps_its_link_takes_the_hosts_sets_after_the_host_reopens(
+    tmp_path: Path,
+) -> None:
+    """The host reopens the port on its own after a second of silence and counts from 1
+    again; its HELLO (a new session) tells the device, whose duplicate window would
+    otherwise drop the host's next SETs as repeats (docs/clock-protocol.md, "Sessions")."""
+    link = tmp_path / "ttyLIT"
+    pty = Pty(link)
+    dev = LiteralDevice(pty)
+
+    async def pumping(beat: Callable[[], bool]) -> None:
+        while True:
+            dev.pump(beat=beat())
+            await asyncio.sleep(0.01)
+
+    quiet = False
+    try:
+        async with table(tmp_path, str(link)) as t:
+            pump = asyncio.create_task(pumping(lambda: not quiet), name="literal-device")
+            try:
+                await wait_for(lambda: dev.sets() > 0, "the host's first SET")
+                dev.send(Hello(0, "literal", 0x0F))
+                await wait_for(t.online, "online")
+                for side in (0, 1, 0, 1):  # presses: the host answers each with a SET
+                    sets = dev.sets()
+                    dev.send(Press(0, side, dev.now()))
+                    await wait_for(lambda: dev.sets() > sets, "the SET after a press")  # noqa: B023
+                hosts_session = dev.link.peer_session
+                quiet = True  # a stall: the host hears nothing for over a second
+                await wait_for(lambda: not t.online(), "the host to give the device up", 5)
+                quiet = False
+                await wait_for(
+                    lambda: dev.link.peer_session != hosts_session, "the host's new session"
+                )
+                before = dev.sets()
+                await wait_for(t.online, "online again")
+                # the host's reconciling SET has a seq the device saw in the old session
+                await wait_for(lambda: dev.sets() > before, "a SET taken after the reopen")
+                assert t.clock.connects == 2
+            finally:
+                pump.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await pump
+    finally:
+        pty.unplug()
