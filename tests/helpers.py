@@ -34,6 +34,7 @@ from firmware_bridge.venue.broker import (
 from terminal_ui.shared.command_input import CommandInput
 from terminal_ui.table.app import TableApp
 from terminal_ui.table.config import TableConfig
+from terminal_ui.table.screens import StartScreen
 
 __all__ = [
     "BAD",
@@ -268,10 +269,20 @@ async def until(
 
 
 async def started(pilot: Pilot[int]) -> TableApp:
-    """The app once its service runs the game."""
+    """The app once its service runs the game: a new game is started from its start
+    screen with the left clock key, as the players do."""
     app = pilot.app
     assert isinstance(app, TableApp)
-    await until(pilot, lambda: app.state.variant is not None, "the game to start")
+    await until(
+        pilot,
+        lambda: app.state.variant is not None or isinstance(app.screen, StartScreen),
+        "the start screen or the game",
+    )
+    if isinstance(app.screen, StartScreen):
+        games = app.state.games
+        await pilot.press("f1")
+        await until(pilot, lambda: app.state.games > games, "the game to start")
+    await until(pilot, lambda: not isinstance(app.screen, StartScreen), "the game screen")
     return app
 
 

@@ -59,7 +59,13 @@ from engine.events import (
     TurnScored,
 )
 from engine.rules.authority import actor_at_table
-from terminal_ui.table.commands import CommandError, Preview, interpret, next_command
+from terminal_ui.table.commands import (
+    CommandError,
+    HelpWanted,
+    Preview,
+    interpret,
+    next_command,
+)
 
 VARIANTS = ("nzasp", "wespa", "naspa", "naspa-csw", "toronto-speed", "indonesia-open")
 MAX_STEPS = 120
@@ -129,7 +135,7 @@ def _blank(state: GameState) -> str:
 def _typed(state: GameState, text: str) -> Event:
     """``text`` typed at the table terminal, made by whom the table service stamps."""
     result = interpret(text, state)
-    assert not isinstance(result, Preview)
+    assert not isinstance(result, Preview | HelpWanted)
     return _stamped(result, state)
 
 

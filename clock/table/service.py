@@ -217,7 +217,7 @@ class TableService:
         authority: Literal["host", "device"] = "host",
         drift_threshold_ms: int = 250,
         log_refused: bool = True,
-        heartbeat_ms: int = 200,
+        heartbeat_ms: int = 1000,
         wall_ms: Callable[[], int] | None = None,
     ) -> None:
         self.log_path = Path(log_path)

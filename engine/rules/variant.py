@@ -154,6 +154,8 @@ class Variant:
     """Placement legality (cited when a play does not fit the board)."""
     turn_rule: str
     """How a turn ends (cited for out-of-turn presses)."""
+    draw_rule: str
+    """Replenishing the rack from the bag (cited when a draw cannot be made)."""
     signature_rule: str
     """Confirming the result (cited when players sign)."""
     bye_spread: NonNegative

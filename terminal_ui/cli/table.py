@@ -36,6 +36,11 @@ def register(sub: Any) -> None:
     cmd.add_argument("--words", type=Path, help="word list for self-adjudication")
     cmd.add_argument("--high-contrast", action="store_true", help="the high-contrast theme")
     cmd.add_argument(
+        "--keys",
+        metavar="LEFT,RIGHT",
+        help="the players' clock keys, e.g. 'f5,f6' (default: [ or F1, ] or F2)",
+    )
+    cmd.add_argument(
         "--new-game",
         action="store_true",
         help="start a new game after the log's finished one (a finished game is shown otherwise)",
@@ -48,13 +53,15 @@ def run(args: argparse.Namespace) -> int:
     from clock.files import load_variant, load_word_list
     from clock.log.eventlog import EventLog, LogError
     from engine.errors import EngineError
+    from terminal_ui.shared.keys import clock_keys
     from terminal_ui.table.app import TableApp
     from terminal_ui.table.config import TableConfig, default_log_path
 
     try:
         load_variant(args.variant)  # a bad variant is refused before the screen opens
         words = load_word_list(args.words) if args.words else None
-    except EngineError as exc:
+        keys = clock_keys(args.keys)
+    except (EngineError, ValueError) as exc:
         sys.stderr.write(f"rackclock table: {exc}\n")
         return 2
     cfg = TableConfig(
@@ -67,6 +74,7 @@ def run(args: argparse.Namespace) -> int:
         new_game=args.new_game,
         words=words,
         high_contrast=args.high_contrast,
+        clock_keys=keys,
     )
     try:
         # A log that cannot be opened is refused here, with the reason, before the screen.

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from textual import on, work
 from textual.app import App, ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.markup import escape
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Footer, Header, Static
@@ -58,6 +58,8 @@ from terminal_ui.director.screens.export import ExportScreen
 from terminal_ui.director.screens.ruling import RulingScreen
 from terminal_ui.director.screens.timeline import TimelineScreen
 from terminal_ui.director.tables import Table, file_row, unique_labels
+from terminal_ui.shared.help import HelpScreen, help_text
+from terminal_ui.shared.keys import bindings
 from terminal_ui.shared.theme import HIGH_CONTRAST
 
 if TYPE_CHECKING:  # imported when used: offline, the console needs no MQTT
@@ -108,21 +110,14 @@ class DirectorApp(App[int]):
     .round-row Label { padding: 1 1 0 0; }
     .round { width: 12; }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("a", "ruling('adjust')", "Adjust"),
-        Binding("r", "ruling('resume')", "Resume"),
-        Binding("f", "ruling('forfeit')", "Forfeit"),
-        Binding("n", "ruling('neutralize')", "Neutralize"),
-        Binding("e", "ruling('end')", "End game"),
-        Binding("p", "ruling('appeal')", "Appeal"),
-        Binding("x", "export", "Export"),
-        Binding("f4", "toggle_contrast", "Contrast"),
-        Binding("ctrl+q", "quit", "Quit", priority=True),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = list(bindings("director"))
 
     def __init__(self, config: DirectorConfig) -> None:
         super().__init__()
         self.config = config
+        self._drawn: dict[str, tuple[object, ...]] = {}
+        """The cells on the overview, by table: only changed rows are redrawn."""
+        self._banner_text = ""
         self.tables: dict[str, Table] = {}
         """Every table known, by key."""
         self.rows: list[Row] = []
@@ -232,7 +227,10 @@ class DirectorApp(App[int]):
                 rows.append(file_row(table, wall, alert))
         self.rows = sort_rows(rows)
         self._draw_rows()
-        self.query_one("#banner", Static).update(escape(self._banner()))
+        banner = escape(self._banner())
+        if banner != self._banner_text:
+            self._banner_text = banner
+            self.query_one("#banner", Static).update(banner)
 
     def _banner(self) -> str:
         if self.config.broker is not None:
@@ -255,13 +253,19 @@ class DirectorApp(App[int]):
         shown = [rk.value for rk in grid.rows]
         if keys == shown:
             for row in self.rows:
-                for (col, _), cell in zip(_COLUMNS, _cells(row), strict=True):
+                cells = _cells(row)
+                if self._drawn.get(row.key) == cells:
+                    continue  # unchanged: no redraw (a hundred idle tables cost nothing)
+                self._drawn[row.key] = cells
+                for (col, _), cell in zip(_COLUMNS, cells, strict=True):
                     grid.update_cell(row.key, col, cell)
             return
         selected = self.selected_key()
         grid.clear()
+        self._drawn = {}
         for row in self.rows:
-            grid.add_row(*_cells(row), key=row.key)
+            self._drawn[row.key] = _cells(row)
+            grid.add_row(*self._drawn[row.key], key=row.key)
         if selected in keys:
             grid.move_cursor(row=keys.index(selected))
 
@@ -287,6 +291,13 @@ class DirectorApp(App[int]):
         table = self.tables.get(str(event.row_key.value))
         if table is not None:
             self.push_screen(TimelineScreen(table))
+
+    def action_help(self) -> None:
+        """Every key of the console (F12)."""
+        if isinstance(self.screen, HelpScreen):
+            self.screen.dismiss(None)  # F12 again closes it
+        else:
+            self.push_screen(HelpScreen(help_text("director")))
 
     def action_toggle_contrast(self) -> None:
         self.theme = "textual-dark" if self.theme == HIGH_CONTRAST.name else HIGH_CONTRAST.name

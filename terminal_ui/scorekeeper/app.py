@@ -18,8 +18,9 @@ scoresheet mode, and keeps the scoresheet:
 
 Keys: ``[``/F1 and ``]``/F2 are the players' clocks (they sign the result once
 the game is over), F3 hold, F4 release, F5 challenge, F6 valid, F7 invalid,
-F8 pass, F9 pause/resume, F10 high contrast, Tab the other player's turn,
-Esc back to the oldest turn, ctrl+q quits. Typed commands are those of the
+F8 pass, F9 pause/resume, ctrl+T high contrast, F12 help, Tab the other
+player's turn, Esc back to the oldest turn, ctrl+q quits (one key map for every
+screen: :mod:`terminal_ui.shared.keys`). Typed commands are those of the
 table terminal (:mod:`terminal_ui.table.commands`): ``hold``, ``release``,
 ``challenge [WORD...]``, ``valid``, ``invalid``, ``pass``, ``exchange N``,
 ``neutral REASON``, ``resume``, ``dispute [N]``, ``racks AEI BCD`` (``-`` for an
@@ -38,7 +39,7 @@ from typing import ClassVar
 
 from textual import on, work
 from textual.app import App, ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal
 from textual.css.query import NoMatches
 from textual.markup import escape
@@ -78,9 +79,13 @@ from terminal_ui.scorekeeper.turn_book import (
 )
 from terminal_ui.scorekeeper.widgets import ResultScreen, SheetClock
 from terminal_ui.shared.command_input import CommandInput
+from terminal_ui.shared.help import HelpScreen, help_text
+from terminal_ui.shared.keys import bindings
 from terminal_ui.shared.link import show_link
 from terminal_ui.shared.theme import HIGH_CONTRAST
-from terminal_ui.table.commands import CommandError, Preview, interpret
+from terminal_ui.shared.ticker import Ticker
+from terminal_ui.table.commands import CommandError, HelpWanted, Preview, interpret
+from terminal_ui.table.help import SCORESHEET_COMMANDS
 
 __all__ = ["ScorekeeperApp"]
 
@@ -90,19 +95,7 @@ class ScorekeeperApp(App[int]):
 
     TITLE = "rackclock scorekeeper"
     CSS_PATH = "scorekeeper.tcss"
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left_square_bracket,f1", "press(0)", "Left clock", priority=True),
-        Binding("right_square_bracket,f2", "press(1)", "Right clock", priority=True),
-        Binding("f3", "hold", "Hold", priority=True),
-        Binding("f4", "release", "Release", priority=True),
-        Binding("f5", "challenge", "Challenge", priority=True),
-        Binding("f6", "verdict(True)", "Valid", priority=True),
-        Binding("f7", "verdict(False)", "Invalid", priority=True),
-        Binding("f8", "pass_turn", "Pass", priority=True),
-        Binding("f9", "pause", "Pause/resume", priority=True),
-        Binding("f10", "toggle_contrast", "Contrast", priority=True),
-        Binding("ctrl+q", "quit", "Quit", priority=True),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = list(bindings("scorekeeper"))
 
     def __init__(self, config: ScorekeeperConfig) -> None:
         super().__init__()
@@ -120,6 +113,10 @@ class ScorekeeperApp(App[int]):
         self.last_ack: Ack | None = None
         """The answer to the last command."""
         self._auto_sent: set[tuple[int, int, int]] = set()
+        self.ticker = Ticker(
+            self, config.timeline.now_ms, lambda: (self.state, self.link), self.draw_clocks
+        )
+        """Redraws the clocks when what they show changes; idle while no clock runs."""
         self._result: ResultScreen | None = None
 
     # --- layout ------------------------------------------------------------------------
@@ -146,7 +143,8 @@ class ScorekeeperApp(App[int]):
         yield Static(
             "[b]\\[[/b] [b]][/b] clocks  [b]F3[/b] hold [b]F4[/b] release [b]F5[/b] challenge "
             "[b]F6[/b] valid [b]F7[/b] invalid [b]F8[/b] pass [b]F9[/b] pause  "
-            "[b]F10[/b] contrast  [b]Tab[/b] other player  [b]racks AEI BCD[/b] ends",
+            "[b]ctrl+T[/b] contrast  [b]F12[/b] help  [b]Tab[/b] other player  "
+            "[b]end AEI BCD[/b] ends",
             id="keys",
         )
 
@@ -159,8 +157,6 @@ class ScorekeeperApp(App[int]):
         self.query_one("#rulings").border_title = "rulings (newest first)"
         self.query_one("#entry", Input).focus()
         self.run_service()
-        # The clocks are derived from the state's stamps at each redraw; nothing counts.
-        self.set_interval(0.1, self.draw_clocks)
 
     # --- the service -------------------------------------------------------------------
     @work(exclusive=True, group="service", exit_on_error=True)
@@ -257,6 +253,7 @@ class ScorekeeperApp(App[int]):
 
     def draw(self) -> None:
         st = self.state
+        self.ticker.arm()
         if st.variant is None:
             return
         self.draw_clocks()
@@ -301,9 +298,12 @@ class ScorekeeperApp(App[int]):
         try:
             result = interpret(alias_command(text), self.state, by="scorekeeper")
         except CommandError as exc:
-            self.say(f"{exc} (or a score: q24, -, 2:b12)")
+            self.say(_what_to_type(text, exc))
             return
         if isinstance(result, Preview):
+            return
+        if isinstance(result, HelpWanted):
+            self.say("Enter: the help (every entry and command, with an example)", "green")
             return
         self.say(f"Enter: {describe_event(result, self.state)}", "green")
 
@@ -320,9 +320,13 @@ class ScorekeeperApp(App[int]):
         try:
             result = interpret(alias_command(text), self.state, by="scorekeeper")
         except CommandError as exc:
-            self.say(str(exc), "red")
+            self.say(_what_to_type(text, exc), "red")
             return
         if isinstance(result, Preview):  # board mode only; never in scoresheet mode
+            return
+        if isinstance(result, HelpWanted):
+            event.input.value = ""
+            self.action_help()
             return
         if isinstance(result, EndRacks) and not self._may_end():
             event.input.value = ""  # the message says which turn to score first
@@ -402,5 +406,24 @@ class ScorekeeperApp(App[int]):
         self.chosen = None
         self.draw()
 
+    def action_help(self) -> None:
+        """Every key, entry and command, with examples (F12, or help / ? typed)."""
+        if isinstance(self.screen, HelpScreen):
+            self.screen.dismiss(None)  # F12 again closes it
+        else:
+            self.push_screen(HelpScreen(help_text("scorekeeper", SCORESHEET_COMMANDS)))
+
     def action_toggle_contrast(self) -> None:
         self.theme = "textual-dark" if self.theme == HIGH_CONTRAST.name else HIGH_CONTRAST.name
+
+
+def _what_to_type(text: str, exc: CommandError) -> str:
+    """A command line the scorekeeper got wrong, said with what to type instead."""
+    message = str(exc)
+    if message.startswith(("not a play or command", "scoresheet mode has no board")):
+        return (
+            f"not an entry or a command: {text!r}. Type the play's first letter and score "
+            "(Q24), - for a turn that scored nothing, or a command (hold, challenge, "
+            "end AEI -); F12 or ? lists them all"
+        )
+    return message

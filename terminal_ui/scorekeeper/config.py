@@ -31,5 +31,5 @@ class ScorekeeperConfig:
     high_contrast: bool = False
     timeline: Timeline = field(default_factory=MonotonicTimeline)
     """Where the table's time comes from (a FakeTimeline in tests)."""
-    heartbeat_ms: int = 200
+    heartbeat_ms: int = 1000
     """How often the service writes its liveness file (0 = never)."""

@@ -118,6 +118,14 @@ def phase_line(st: GameState) -> str:
         res = st.result
         who = "a tie" if res.winner is None else f"{st.players[res.winner]} wins"
         phase += f": {st.players[0]} {res.scores[0]} - {res.scores[1]} {st.players[1]}, {who}"
+    elif st.phase is Phase.PLAYING and st.variant is not None and st.locked[st.turn]:
+        # TOR-8: said in full where the scorekeeper looks, not only as a status word
+        name = st.players[st.turn]
+        phase += (
+            f" | {name} is LOCKED OUT ({short_rule(st.variant.source('cutoff'))}: no more "
+            f"plays): {name}'s press ends the turn as a pass scoring 0; a play not yet "
+            "pressed is taken off the board"
+        )
     elif last is not None and last.window_open and st.phase is Phase.PLAYING:
         phase += (
             f" | {st.players[1 - last.player]} may hold or challenge "

@@ -53,6 +53,8 @@ class SheetClock(Vertical):
         yield Digits("3:00", classes="time")
         yield Static(" ", classes="status")
 
+    _shown: tuple[object, ...] = ()
+
     def show(self, state: GameState, seat: int, now: int) -> None:
         """Draw ``seat``'s clock as of ``now``."""
         clock = state.clock
@@ -60,14 +62,13 @@ class SheetClock(Vertical):
         running = clock.running == seat
         locked = state.locked[seat]
         pen = penalty(state, seat, now)
-        self.query_one(".name", Static).update(
+        name = (
             f"{seat + 1} {escape(state.players[seat])}  [b]{state.scores[seat]}[/b]"
             f"   [dim]clock {CLOCK_KEY_TEXT[seat]}[/dim]"
         )
-        self.query_one(Digits).update(clock_text(left))
         status: list[str] = []
         if locked:
-            status.append("NO MORE PLAYS")
+            status.append("NO MORE PLAYS: a press is a pass")
         elif left < 0:
             status.append("OVERTIME")
         if left < 0:
@@ -78,6 +79,12 @@ class SheetClock(Vertical):
             status.append("paused")
         elif state.turn == seat and state.phase is Phase.PLAYING:
             status.append("to play")
+        shown = (name, clock_text(left), tuple(status), running, locked, bool(clock.neutral))
+        if shown == self._shown:
+            return  # a tick that changes nothing costs no redraw
+        self._shown = shown
+        self.query_one(".name", Static).update(name)
+        self.query_one(Digits).update(clock_text(left))
         self.query_one(".status", Static).update(escape(" · ".join(status)) or " ")
         self.set_class(running, "-running")
         self.set_class(left < 0, "-overtime")

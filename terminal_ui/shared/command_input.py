@@ -30,6 +30,9 @@ class CommandInput(Input):
         keys: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__(placeholder=placeholder, id=id)
+        # A steady cursor: the line always has the focus, so the cursor is always in
+        # view, and a blink would redraw the screen twice a second all day long.
+        self.cursor_blink = False
         self.keys = dict(keys or {})
         """Key name -> app action run instead of editing."""
 

@@ -36,5 +36,6 @@ def show_link(line: Static, status: Status, now_ms: int) -> None:
     """Draw the link on ``line``; the ``alarm`` class marks an offline clock (the
     stylesheet gives it the error colour)."""
     text, alarm = link_text(status, now_ms)
-    line.update(text)
+    if str(line.content) != text:  # an update that changes nothing still redraws
+        line.update(text)
     line.set_class(alarm, "alarm")

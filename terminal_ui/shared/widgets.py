@@ -16,7 +16,7 @@ from engine.clocktext import clock_text
 from engine.equipment.board import EMPTY, Board
 from engine.rules.state import GameState, Turn
 
-__all__ = ["BoardView", "PlayerClock", "history_lines", "ruling_lines"]
+__all__ = ["LEGEND", "PREMIUM", "BoardView", "PlayerClock", "history_lines", "ruling_lines"]
 
 
 class PlayerClock(Vertical):
@@ -35,6 +35,8 @@ class PlayerClock(Vertical):
     PlayerClock .status { color: $text-muted; }
     """
 
+    _shown: tuple[object, ...] = ()
+
     def compose(self) -> ComposeResult:
         yield Static("", classes="name")
         yield Digits("0:00", classes="time")
@@ -52,7 +54,12 @@ class PlayerClock(Vertical):
         turn: bool,
         key: str,
     ) -> None:
-        """Draw the clock as of now."""
+        """Draw the clock as of now: only what changed (a tick that changes nothing
+        costs no redraw)."""
+        shown = (name, score, clock_text(remaining_ms), running, neutral, penalty, turn, key)
+        if shown == self._shown:
+            return
+        self._shown = shown
         self.query_one(".name", Static).update(
             f"{escape(name)}  [b]{score}[/b]   (clock key {escape(key)})"
         )
@@ -73,8 +80,18 @@ class PlayerClock(Vertical):
         self.set_class(turn, "-turn")
 
 
+PREMIUM = {"T": "#", "D": "=", "t": '"', "d": "'", "*": "*", ".": "·"}
+"""Premium squares as symbols, so that in plain text (no colour, no bold) a tile ``D``
+never looks like a double-word square: tiles are letters, upper case; a blank is its
+letter in lower case."""
+LEGEND = "\n".join(
+    ("# triple word  = double word", "\" triple letter  ' double letter", "* centre  a-z blank")
+)
+
+
 class BoardView(Static):
-    """The board as text: column letters, row numbers, premium squares dimmed."""
+    """The board as text: column letters, row numbers, tiles as letters (a blank in
+    lower case), premium squares as symbols (:data:`PREMIUM`), and a legend."""
 
     DEFAULT_CSS = """
     BoardView { width: auto; height: auto; padding: 0 1; }
@@ -93,29 +110,36 @@ class BoardView(Static):
             for c in range(lay.cols):
                 i = r * lay.cols + c
                 if i in new:
-                    cells.append(f"[reverse]{new[i]}[/reverse]")
+                    cells.append(f"[reverse]{escape(new[i])}[/reverse]")
                 elif board.cells[i] != EMPTY:
                     ch = board.cells[i]
-                    cells.append(f"[b]{ch}[/b]" if ch.isupper() else f"[i]{ch}[/i]")
+                    cells.append(f"[b]{ch}[/b]" if ch.isupper() else f"[i u]{ch}[/i u]")
                 else:
-                    sym = lay.symbols[i]
-                    cells.append("·" if sym == "." else f"[dim]{sym}[/dim]")
+                    sym = PREMIUM.get(lay.symbols[i], lay.symbols[i])
+                    cells.append(sym if sym == "·" else f"[dim]{escape(sym)}[/dim]")
             lines.append(f"{r + 1:>3} " + " ".join(cells))
+        lines.append(escape(LEGEND))
         self.update("\n".join(lines))
 
 
-def history_lines(state: GameState, last: int = 8) -> str:
-    """The last moves, newest last: ``Ann  8D WINDY  +32  32``."""
-    rows = [escape(_history_line(state, h)) for h in state.history[-last:]]
-    return "\n".join(rows) or "(no moves yet)"
+def history_lines(state: GameState) -> str:
+    """Every move of the game, newest last: ``Ann      8D WINDY        +32   32``.
+    Columns are as wide as their longest entry: nothing is cut (a settled score reads
+    ``score 30 -> 22``, both numbers whole)."""
+    if not state.history:
+        return "(no moves yet)"
+    name_w = max(len(state.players[h.player]) for h in state.history)
+    text_w = max(len(h.text) for h in state.history)
+    return "\n".join(escape(_history_line(state, h, name_w, text_w)) for h in state.history)
 
 
-def _history_line(state: GameState, h: Turn) -> str:
+def _history_line(state: GameState, h: Turn, name_w: int, text_w: int) -> str:
     name = state.players[h.player]
-    return f"{name[:8]:<8} {h.text[:13]:<13} {h.score:+4d} {h.total:4d}"
+    return f"{name:<{name_w}} {h.text:<{text_w}} {h.score:+4d} {h.total:4d}"
 
 
-def ruling_lines(state: GameState, last: int = 6) -> str:
-    """The last rulings with their rule citations."""
-    rows = [f"[b]{escape(r.rule[:40])}[/b]: {escape(r.text)}" for r in state.rulings[-last:]]
+def ruling_lines(state: GameState) -> str:
+    """Every ruling with its rule citation, whole, newest last (the widget wraps them
+    at word boundaries; a citation is never cut)."""
+    rows = [f"[b]{escape(r.rule)}[/b]: {escape(r.text)}" for r in state.rulings]
     return "\n".join(rows) or "(no rulings yet)"

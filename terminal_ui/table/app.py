@@ -7,38 +7,57 @@ with their rules. Everything else is typed on the command line, checked live
 (a play's computed score shows before the press). See
 :mod:`terminal_ui.table.commands` for the commands.
 
-Keys: ``[`` or F1 is the left player's clock, ``]`` or F2 the right player's;
-F3 shows the board, F4 switches to the high-contrast theme, ctrl+q quits.
+It opens on a start screen (who plays, the rules and time control, who starts, the
+mode, the clock); the game and its clock start when a clock key is pressed.
+
+Keys (one map for every screen, :mod:`terminal_ui.shared.keys`): ``[`` or F1 is
+the left player's clock, ``]`` or F2 the right player's (``--keys`` changes them);
+ctrl+B shows the board, ctrl+T the high-contrast theme, F12 the help, ctrl+N the
+next game once this one is over; ctrl+Q quits (mid-game it asks first, and says
+how to resume).
 """
 
 from __future__ import annotations
 
 import contextlib
+from dataclasses import replace
 from typing import ClassVar
 
 from textual import on, work
 from textual.app import App, ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.css.query import NoMatches
 from textual.markup import escape
 from textual.widgets import Footer, Header, Input, Static
 
 from clock.device.emulated import EmulatedClock
+from clock.files import load_variant
 from clock.table.service import Ack, Status, TableService, Update
-from clock.table.session import SessionError, TableSpec
+from clock.table.session import SessionError, TableSession, TableSpec, starts_a_game
+from engine.clocktext import clock_text
 from engine.errors import EngineError
 from engine.events import Adjudicated, Challenged, Event, Signed
 from engine.rules.procedures.common import penalty
 from engine.rules.state import GameState, Phase
 from firmware_bridge.host.devices import open_table
 from terminal_ui.shared.command_input import CommandInput
+from terminal_ui.shared.help import HelpScreen, help_text
+from terminal_ui.shared.keys import CLOCK_KEYS, bindings, key_label
 from terminal_ui.shared.link import show_link
 from terminal_ui.shared.theme import HIGH_CONTRAST, STYLESHEET
+from terminal_ui.shared.ticker import Ticker
 from terminal_ui.shared.widgets import BoardView, PlayerClock, history_lines, ruling_lines
-from terminal_ui.table.commands import CommandError, Preview, interpret, next_step
+from terminal_ui.table.commands import CommandError, HelpWanted, Preview, interpret, next_step
 from terminal_ui.table.config import TableConfig
-from terminal_ui.table.screens import AdjudicationScreen, ChallengeScreen, SummaryScreen
+from terminal_ui.table.help import COMMANDS
+from terminal_ui.table.screens import (
+    AdjudicationScreen,
+    ChallengeScreen,
+    QuitScreen,
+    StartScreen,
+    SummaryScreen,
+)
 
 __all__ = ["TableApp"]
 
@@ -48,17 +67,19 @@ class TableApp(App[int]):
 
     CSS_PATH = STYLESHEET
     TITLE = "rackclock"
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left_square_bracket,f1", "press(0)", "Left clock", priority=True),
-        Binding("right_square_bracket,f2", "press(1)", "Right clock", priority=True),
-        Binding("f3", "toggle_board", "Board"),
-        Binding("f4", "toggle_contrast", "Contrast"),
-        Binding("ctrl+q", "quit", "Quit", priority=True),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = list(bindings("table"))
 
     def __init__(self, config: TableConfig) -> None:
         super().__init__()
         self.config = config
+        if config.clock_keys != CLOCK_KEYS:
+            # --keys: the players' own clock keys instead of the defaults
+            for default in CLOCK_KEYS:
+                for key in default.split(","):
+                    self._bindings.key_to_bindings.pop(key, None)
+            for b in bindings("table", config.clock_keys)[:2]:
+                self._bindings.bind(b.key, b.action, b.description, priority=True)
+        self.session: TableSession | None = None
         self.service: TableService | None = None
         self.emulated: EmulatedClock | None = None
         self.state = GameState()
@@ -66,7 +87,15 @@ class TableApp(App[int]):
         """The clock device's link, from the service's last update."""
         self.last_ack: Ack | None = None
         self._summary: SummaryScreen | None = None
+        self._start: StartScreen | None = None
         self._adjudicating = False
+        self._keep_refusal = False
+        """A refusal is on the feedback line: it stays until the next keystroke."""
+        self.ticker = Ticker(
+            self, config.timeline.now_ms, lambda: (self.state, self.link), self.draw_clocks
+        )
+        """Redraws the clocks when what they show changes (their times are derived
+        from the state's stamps, never counted here); idle while no clock runs."""
 
     # --- layout ------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -102,8 +131,6 @@ class TableApp(App[int]):
             pane.anchor()
         self.sub_title = f"{self.config.variant} | log {self.config.log}"
         self.run_service()
-        # Redraw the clocks often; their times are derived from the state's stamps.
-        self.set_interval(0.1, self.draw_clocks)
 
     # --- the service -----------------------------------------------------------------------
     @work(exclusive=True, group="service", exit_on_error=True)
@@ -123,10 +150,46 @@ class TableApp(App[int]):
         except (SessionError, EngineError) as exc:
             self.exit(2, message=f"rackclock table: {exc}")
             return
+        self.session = session
         self.service, self.emulated = session.service, session.emulated
-        async with session:
+        await session.open()
+        try:
+            if starts_a_game(self.service.state, new_game=cfg.new_game):
+                self.show_start(spec)
             async for update in self.service.subscribe():
                 self.on_update(update)
+        finally:
+            await session.stop()
+
+    def show_start(self, spec: TableSpec) -> None:
+        """The start screen for the game ``spec`` describes."""
+        variant = load_variant(spec.variant)
+        mode = spec.mode or variant.mode
+        device = {"emulated": "emulated (the clock keys)", "none": "none"}.get(
+            spec.clock, spec.clock
+        )
+        lines = [
+            ("Left", f"{spec.players[0]}  (clock key {key_label(self.config.clock_keys[0])})"),
+            ("Right", f"{spec.players[1]}  (clock key {key_label(self.config.clock_keys[1])})"),
+            ("Rules", variant.title),
+            ("Time", f"{clock_text(variant.initial_ms)} each"),
+            ("Starts", spec.players[spec.first]),
+            ("Mode", mode),
+            ("Clock", device),
+            ("Log", str(spec.log)),
+        ]
+        either = " or ".join(key_label(k).split(" / ")[0] for k in self.config.clock_keys)
+        self._start = StartScreen(lines, spec.players[spec.first], either)
+        self.push_screen(self._start)
+
+    async def start_game(self) -> None:
+        """A clock key on the start screen: the game starts, and with it the clock."""
+        if self.session is None or self._start is None:
+            return
+        start, self._start = self._start, None
+        await self.session.begin()
+        if start.is_attached:
+            start.dismiss()
 
     def on_update(self, update: Update) -> None:
         """Mirror the service's state on the screen."""
@@ -144,12 +207,15 @@ class TableApp(App[int]):
         fut.add_done_callback(lambda f: self.show_ack(f.result()) if not f.exception() else None)
 
     def show_ack(self, ack: Ack) -> None:
-        """Show what became of the last command."""
+        """Show what became of the last command. A refusal, with its reason and rule,
+        stays until the next keystroke: a later answer does not replace it."""
         self.last_ack = ack
         fb = self.query_one("#feedback", Static)
         if ack.accepted:
-            fb.update(f"[green]ok[/green]: {type(ack.event).__name__} (#{ack.seq})")
+            if not self._keep_refusal:
+                fb.update(f"[green]ok[/green]: {type(ack.event).__name__} (#{ack.seq})")
         else:
+            self._keep_refusal = True
             fb.update(f"[red]refused[/red]: {escape(ack.reason)} [dim]({escape(ack.rule)})[/dim]")
 
     # --- drawing -------------------------------------------------------------------------------
@@ -164,7 +230,7 @@ class TableApp(App[int]):
         self.draw_link(now)
         if st.variant is None:
             return
-        keys = ("[ / F1", "] / F2")
+        keys = (key_label(self.config.clock_keys[0]), key_label(self.config.clock_keys[1]))
         for seat in (0, 1):
             try:
                 clock = self.query_one(f"#p{seat}", PlayerClock)
@@ -186,6 +252,7 @@ class TableApp(App[int]):
     def draw(self) -> None:
         st = self.state
         self.draw_clocks()
+        self.ticker.arm()
         phase = st.describe_phase()
         if st.composing is not None:
             comp = st.composing
@@ -225,6 +292,9 @@ class TableApp(App[int]):
         """A player's clock key: the emulated clock's button, or a keyboard press.
         Once the game is over, the key signs the result (the summary screen's own
         bindings never see it: these app bindings have priority)."""
+        if self._start is not None:
+            self.run_worker(self.start_game(), group="start", exclusive=True)
+            return
         if self.state.phase is Phase.OVER:
             self.submit(Signed(player=side))
             return
@@ -240,12 +310,46 @@ class TableApp(App[int]):
         board.display = not board.display
         self.query_one("#moves-pane").display = not board.display
 
+    def action_help(self) -> None:
+        """Every key and command, with examples (F12, or help / ? typed)."""
+        if isinstance(self.screen, HelpScreen):
+            self.screen.dismiss(None)  # F12 again closes it
+        else:
+            self.push_screen(HelpScreen(help_text("table", COMMANDS, self.config.clock_keys)))
+
+    async def action_quit(self) -> None:
+        """Quit; mid-game, ask first and say how to resume."""
+        if self.state.phase in (Phase.NOT_STARTED, Phase.OVER) or isinstance(
+            self.screen, QuitScreen
+        ):
+            self.exit(0)
+            return
+        resume = f"rackclock table --log {self.config.log}"
+        self.push_screen(QuitScreen(resume), lambda quit_: self.exit(0) if quit_ else None)
+
+    def action_next_game(self) -> None:
+        """After the end: the next game, the same players in swapped seats (the one who
+        went second now starts), from its start screen."""
+        if self.state.phase is not Phase.OVER or self.session is None or self._start is not None:
+            return
+        old = self.session.spec
+        players = (old.players[1], old.players[0])
+        # the player who went second starts: in the swapped seats, the same index
+        spec = replace(old, players=players, new_game=True)
+        self.session.spec = spec
+        self.config.players = players
+        if self._summary is not None and self._summary.is_attached:
+            self._summary.dismiss()
+        self._summary = None
+        self.show_start(spec)
+
     def action_toggle_contrast(self) -> None:
         self.theme = "textual-dark" if self.theme == HIGH_CONTRAST.name else HIGH_CONTRAST.name
 
     @on(Input.Changed, "#command")
     def live_check(self, event: Input.Changed) -> None:
         fb = self.query_one("#feedback", Static)
+        self._keep_refusal = False  # a keystroke: the refusal has been seen
         if not event.value.strip():
             fb.update("")
             return
@@ -254,7 +358,9 @@ class TableApp(App[int]):
         except CommandError as exc:
             fb.update(f"[yellow]{escape(str(exc))}[/yellow]")
             return
-        if isinstance(result, Preview):
+        if isinstance(result, HelpWanted):
+            fb.update("Enter: the help (every command, with an example)")
+        elif isinstance(result, Preview):
             pl = result.placement
             words = ", ".join(f"{w} {s}" for w, s in zip(pl.words, pl.word_scores, strict=True))
             bonus = " + 50" if pl.bingo else ""
@@ -277,7 +383,10 @@ class TableApp(App[int]):
         with event.input.prevent(Input.Changed):
             event.input.value = ""
         self.query_one("#feedback", Static).update("")
-        if isinstance(result, Preview):
+        self._keep_refusal = False
+        if isinstance(result, HelpWanted):
+            self.action_help()
+        elif isinstance(result, Preview):
             self.submit(result.event)
         elif isinstance(result, Challenged) and not result.words and self.state.last is not None:
             self.push_screen(ChallengeScreen(self.state.last.words), self._challenge_words)

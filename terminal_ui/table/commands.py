@@ -28,6 +28,7 @@ The command line (case does not matter; ``?`` is a blank not yet named):
 ``racks AEI -``             tiles left on each rack at the end (``-`` = none)
 ``demand``                  demand the letter of an unnamed blank
 ``resign``                  resign
+``help`` / ``?``            the help (also F12): every command with an example
 ==========================  =================================================
 """
 
@@ -65,7 +66,7 @@ from engine.play.notation import parse_move
 from engine.play.placement import Placement, place
 from engine.rules.state import GameState, Phase
 
-__all__ = ["CommandError", "Preview", "interpret"]
+__all__ = ["HELP", "CommandError", "HelpWanted", "Preview", "interpret"]
 
 
 class CommandError(ValueError):
@@ -90,11 +91,15 @@ def _answerer(state: GameState) -> int:
 
 def _play(words: list[str], state: GameState) -> Preview:
     if state.board is None or state.variant is None:
-        raise CommandError("scoresheet mode: the scorekeeper records plays")
+        raise CommandError(
+            "scoresheet mode has no board: type the play's first letter and score, e.g. Q24"
+        )
     declared: int | None = None
     if len(words) == 3:
         if not words[2].lstrip("-").isdigit():
-            raise CommandError(f"the declared score must be a number, not {words[2]!r}")
+            raise CommandError(
+                f"the declared score must be a number, e.g. '8D WINDY 30', not {words[2]!r}"
+            )
         declared = int(words[2])
     # Letters are typed in any case; '?' is a blank still to be named.
     tiles = words[1].upper()
@@ -117,7 +122,15 @@ def _count(words: list[str], what: str) -> int:
     return int(words[1])
 
 
-def interpret(text: str, state: GameState, *, by: str = "players") -> Event | Preview:
+@dataclass(frozen=True, slots=True)
+class HelpWanted:
+    """``help`` or ``?``: show the help."""
+
+
+HELP = HelpWanted()
+
+
+def interpret(text: str, state: GameState, *, by: str = "players") -> Event | Preview | HelpWanted:
     """The event (or play preview) for ``text`` in ``state``. Who makes it is stamped by
     the table service from where it came (the table's keyboard, the scorekeeper).
 
@@ -127,9 +140,11 @@ def interpret(text: str, state: GameState, *, by: str = "players") -> Event | Pr
     words = text.split()
     if not words:
         raise CommandError("type a play (e.g. 8D WINDY) or a command (pass, hold, challenge...)")
-    if state.phase is Phase.NOT_STARTED:
-        raise CommandError("the game has not started")
     head = words[0].lower()
+    if head in ("help", "?"):
+        return HELP
+    if state.phase is Phase.NOT_STARTED:
+        raise CommandError("the game has not started: a clock key starts it")
     turn = state.turn
     if head in ("ok", "accept"):
         return Accepted(player=_answerer(state))
@@ -230,7 +245,10 @@ def interpret(text: str, state: GameState, *, by: str = "players") -> Event | Pr
         return Resigned(player=turn)
     if len(words) in (2, 3) and words[0][:1].isalnum():
         return _play(words, state)
-    raise CommandError(f"not a play or command: {text!r}")
+    raise CommandError(
+        f"not a play or command: {text!r}. A play is a square and tiles (e.g. 8D WINDY); "
+        "commands are e.g. pass, hold, challenge, draw 5 (F12 or ? lists them all)"
+    )
 
 
 def next_command(state: GameState) -> str | None:

@@ -9,6 +9,7 @@ from typing import Literal
 from clock.timeline import MonotonicTimeline, Timeline
 from engine.play.lexicon import WordList
 from terminal_ui.shared.datadir import new_log_path
+from terminal_ui.shared.keys import CLOCK_KEYS
 
 __all__ = ["TableConfig", "default_log_path"]
 
@@ -36,5 +37,7 @@ class TableConfig:
     words: WordList | None = None
     """A word list for self-adjudication; None means an adjudicator rules."""
     high_contrast: bool = False
+    clock_keys: tuple[str, str] = CLOCK_KEYS
+    """The left and right players' clock keys (Textual key names; ``--keys``)."""
     timeline: Timeline = field(default_factory=MonotonicTimeline)
     """Table time; tests pass a :class:`clock.timeline.FakeTimeline`."""

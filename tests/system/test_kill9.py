@@ -32,6 +32,7 @@ from typing import Any
 import pytest
 
 from clock.log.eventlog import verify
+from engine.clocktext import clock_text
 from engine.events import decode_event
 from engine.rules.replay import replay
 from engine.rules.state import GameState, Phase
@@ -287,7 +288,8 @@ def _resume(table: Table, log: Path, before: list[Row], dead_ns: int) -> None:
     table.send("state")
     state = table.next_line()["state"]
     assert state["neutralized"], state
-    assert any(f"{gap} ms" in ruling["text"] for ruling in state["rulings"]), state["rulings"]
+    down = clock_text(gap, tenths=True)
+    assert any(f"down {down}" in ruling["text"] for ruling in state["rulings"]), state["rulings"]
 
 
 def _check_after_kill(log: Path, acked: dict[int, tuple[str, int]], stderr: Path) -> None:

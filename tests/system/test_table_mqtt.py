@@ -13,7 +13,8 @@ from clock.timeline import MonotonicTimeline
 from firmware_bridge.venue.topics import TableTopics
 from terminal_ui.table.app import TableApp
 from terminal_ui.table.config import TableConfig
-from tests.helpers import Broker
+from terminal_ui.table.screens import QuitScreen
+from tests.helpers import Broker, started, until
 
 
 async def test_the_table_terminal_publishes_its_state(tmp_path: Path, mosquitto: Broker) -> None:
@@ -27,10 +28,7 @@ async def test_the_table_terminal_publishes_its_state(tmp_path: Path, mosquitto:
     app = TableApp(cfg)
     topic = TableTopics("club", "t3").state
     async with app.run_test(size=(80, 24)) as pilot:
-        for _ in range(100):
-            await pilot.pause(0.05)
-            if app.state.variant is not None:
-                break
+        await started(pilot)  # from the start screen, with a clock key
         async with aiomqtt.Client(mosquitto.host, mosquitto.port, identifier="test-viewer") as v:
             await v.subscribe(topic, qos=1)
             async with asyncio.timeout(5):
@@ -40,4 +38,6 @@ async def test_the_table_terminal_publishes_its_state(tmp_path: Path, mosquitto:
                         break
         assert doc["table"] == "t3"
         assert doc["state"]["variant"] == "nzasp"
-        await pilot.press("ctrl+q")
+        await pilot.press("ctrl+q")  # mid-game: it asks first
+        await until(pilot, lambda: isinstance(app.screen, QuitScreen), "the question")
+        await pilot.press("y")

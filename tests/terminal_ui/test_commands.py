@@ -34,7 +34,7 @@ from engine.events import (
 from engine.rules.machine import apply
 from engine.rules.replay import replay
 from engine.rules.state import GameState, Phase
-from terminal_ui.table.commands import CommandError, Preview, interpret
+from terminal_ui.table.commands import HELP, CommandError, Preview, interpret
 
 START = GameStarted(variant="nzasp", players=("Ann", "Ben"))
 WINDY = (TilesPlaced(player=0, move="8D WINDY"), ClockPressed(player=0))
@@ -66,13 +66,19 @@ def test_empty_line_says_what_to_type(text: str) -> None:
 
 
 def test_nothing_before_the_game_starts() -> None:
-    assert refused("pass", GameState()) == "the game has not started"
-    assert refused("8D WINDY", GameState()) == "the game has not started"
+    assert refused("pass", GameState()) == "the game has not started: a clock key starts it"
+    assert refused("8D WINDY", GameState()) == "the game has not started: a clock key starts it"
+    assert interpret("help", GameState()) is HELP  # help is there before the game too
+    assert interpret("?", game()) is HELP
 
 
 @pytest.mark.parametrize("text", ["zz", "8D", "hello there you all", "?? windy"])
 def test_unknown_text(text: str) -> None:
-    assert refused(text, game()) == f"not a play or command: {text!r}"
+    # what was wrong, what is expected, an example, and where the whole list is
+    assert refused(text, game()) == (
+        f"not a play or command: {text!r}. A play is a square and tiles (e.g. 8D WINDY); "
+        "commands are e.g. pass, hold, challenge, draw 5 (F12 or ? lists them all)"
+    )
 
 
 # --- plays ---------------------------------------------------------------------------------
@@ -117,7 +123,7 @@ def test_play_with_an_unnamed_blank_scores_it_zero() -> None:
         ("1A WINDY", "first play '1A WINDY' must cover the centre square 8H"),
         ("8M WINDY", "play '8M WINDY' runs off the board"),
         ("8D W1NDY", "bad tile '1' in play 'W1NDY'"),
-        ("8D WINDY abc", "the declared score must be a number, not 'abc'"),
+        ("8D WINDY abc", "the declared score must be a number, e.g. '8D WINDY 30', not 'abc'"),
     ],
 )
 def test_bad_plays(text: str, message: str) -> None:
@@ -126,7 +132,9 @@ def test_bad_plays(text: str, message: str) -> None:
 
 def test_no_plays_in_scoresheet_mode() -> None:
     sheet = game(start=GameStarted(variant="nzasp", players=("Ann", "Ben"), mode="scoresheet"))
-    assert refused("8D WINDY", sheet) == "scoresheet mode: the scorekeeper records plays"
+    assert refused("8D WINDY", sheet) == (
+        "scoresheet mode has no board: type the play's first letter and score, e.g. Q24"
+    )
 
 
 # --- answering the last play -----------------------------------------------------------

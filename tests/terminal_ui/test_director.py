@@ -15,6 +15,7 @@ import json
 import time
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 from msgspec.structs import replace
@@ -564,3 +565,13 @@ async def test_director_on_a_real_broker(mosquitto: Broker, tmp_path: Path) -> N
             await pilot.press("home", "down", "down")
             assert screen.state.scores == (32, 0)
             assert "Cyd 32" in text_of(screen, "#clocks")
+
+
+def test_snapshot_high_contrast(snap_compare: Any, tmp_path: Path) -> None:
+    app = DirectorApp(config(tmp_path, three_tables(tmp_path), high_contrast=True))
+
+    async def run_before(pilot: Pilot[int]) -> None:
+        await until(pilot, lambda: len(app.rows) == 3, "three rows")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)

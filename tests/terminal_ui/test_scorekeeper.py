@@ -392,6 +392,11 @@ async def test_overtime_penalty_preview_and_lockout(tmp_path: Path) -> None:
         assert "TOR-8" in text(app, "#rulings")
         assert "no more plays" in text(app, "#rulings")
         assert app.state.phase is Phase.PLAYING
+        # said in full where the scorekeeper looks: who, the rule, what a press does
+        assert (
+            "Ann is LOCKED OUT (TOR-8: no more plays): Ann's press ends the turn as a pass "
+            "scoring 0; a play not yet pressed is taken off the board"
+        ) in text(app, "#phase")
         # Ann's press is a pass: it scores 0 by itself, and a score is refused with the rule.
         await press_clock(pilot, 0)
         st = await scored(pilot, (2, 1))
@@ -500,9 +505,9 @@ async def test_high_contrast_toggle(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await started(pilot)
-        await pilot.press("f10")
+        await pilot.press("ctrl+t")
         assert app.theme == "rackclock-high-contrast"
-        await pilot.press("f10")
+        await pilot.press("ctrl+t")
         assert app.theme != "rackclock-high-contrast"
 
 
@@ -590,3 +595,9 @@ async def test_a_finished_game_reopens_with_its_result(tmp_path: Path) -> None:
     async with third.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: third.state.games == 2, "the new game, as asked")
         assert third.state.phase is Phase.PLAYING
+
+
+def test_snapshot_high_contrast(snap_compare: Any, tmp_path: Path) -> None:
+    app, run_before = _snapshot_game(tmp_path)
+    app.config.high_contrast = True
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)

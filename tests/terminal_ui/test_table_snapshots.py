@@ -11,14 +11,16 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+import pytest
 from textual.pilot import Pilot
 
 from clock.timeline import FakeTimeline
 from engine.play.lexicon import WordList
 from engine.rules.state import Phase
 from terminal_ui.shared.command_input import CommandInput
+from terminal_ui.shared.help import HelpScreen
 from terminal_ui.table.app import TableApp
-from terminal_ui.table.screens import AdjudicationScreen, ChallengeScreen
+from terminal_ui.table.screens import AdjudicationScreen, ChallengeScreen, StartScreen
 from tests.helpers import command, config, game, owed, play, started, text_of, until
 
 SnapCompare = Callable[..., bool]
@@ -55,7 +57,8 @@ def test_snapshot_plays_board_and_live_score(snap_compare: SnapCompare, tmp_path
         await command(pilot, "written", lambda: last is not game(app).last)  # NZASP 6.3.4
         await command(pilot, "draw 5", lambda: owed(app) == 0)
         timeline.advance(75_000)
-        await pilot.press("f3")
+        app.draw_clocks()  # the clocks as of now (their next tick would do it)
+        await pilot.press("ctrl+b")
         line = app.query_one(CommandInput)
         line.value = "7c gale"  # typed, not laid: the score shows before Enter
         line.cursor_position = len(line.value)
@@ -80,3 +83,73 @@ def test_snapshot_adjudication_verdict(snap_compare: SnapCompare, tmp_path: Path
 
     app = TableApp(config(tmp_path, words=words))
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
+
+
+def test_snapshot_start_screen(
+    snap_compare: SnapCompare, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # the log's path, shown, is the same in every run
+
+    async def run_before(pilot: Pilot[int]) -> None:
+        app = pilot.app
+        assert isinstance(app, TableApp)
+        await until(pilot, lambda: isinstance(app.screen, StartScreen), "the start screen")
+        await pilot.pause()
+
+    cfg = config(tmp_path, log=Path("table.sqlite"))
+    assert snap_compare(TableApp(cfg), terminal_size=(80, 24), run_before=run_before)
+
+
+def test_snapshot_help(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    async def run_before(pilot: Pilot[int]) -> None:
+        app = await steady(pilot)
+        await pilot.press("f12")
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help")
+
+    assert snap_compare(TableApp(config(tmp_path)), terminal_size=(80, 24), run_before=run_before)
+
+
+def test_snapshot_long_history(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    async def run_before(pilot: Pilot[int]) -> None:
+        app = await steady(pilot)
+        await play(pilot, app, "8d windy", "[")
+        await play(pilot, app, "d6 zo.", "]")
+        await play(pilot, app, "9e ax", "[")
+        await play(pilot, app, "10f of", "]")
+        for text in ("pass", "pass", "x 3", "pass", "pass"):
+            n = len(game(app).history)
+            await command(pilot, text, lambda n=n: len(game(app).history) > n)  # type: ignore[misc]
+        await pilot.pause()
+
+    assert snap_compare(TableApp(config(tmp_path)), terminal_size=(80, 24), run_before=run_before)
+
+
+def test_snapshot_board_with_a_blank(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    async def run_before(pilot: Pilot[int]) -> None:
+        app = await steady(pilot)
+        await command(pilot, "8d wind?", lambda: game(app).composing is not None)
+        await command(pilot, "blank y", lambda: not getattr(game(app).composing, "unnamed", 1))
+        await pilot.press("[")
+        await until(pilot, lambda: game(app).scores[0] > 0, "the press")
+        await pilot.press("ctrl+b")
+        await pilot.pause()
+
+    assert snap_compare(TableApp(config(tmp_path)), terminal_size=(80, 24), run_before=run_before)
+
+
+def test_snapshot_a_refusal(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    async def run_before(pilot: Pilot[int]) -> None:
+        app = await steady(pilot)
+        await play(pilot, app, "8d windy", "[")
+        await command(pilot, "draw 99", lambda: "refused" in text_of(app, "#feedback"))
+
+    assert snap_compare(TableApp(config(tmp_path)), terminal_size=(80, 24), run_before=run_before)
+
+
+def test_snapshot_high_contrast(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    async def run_before(pilot: Pilot[int]) -> None:
+        app = await steady(pilot)
+        await play(pilot, app, "8d windy", "[")
+
+    cfg = config(tmp_path, high_contrast=True)
+    assert snap_compare(TableApp(cfg), terminal_size=(80, 24), run_before=run_before)

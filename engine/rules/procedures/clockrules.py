@@ -141,11 +141,12 @@ def _clock_restarted(state: GameState, ev: ClockRestarted, t: int) -> GameState:
 
 def _restarted(state: GameState, ev: ServiceRestarted, t: int) -> GameState:
     """The service was down: the game comes back neutralized, the gap charged to nobody."""
-    text = f"{ev.reason}: the service was down {ev.gap_ms} ms"
+    down = clock_text(ev.gap_ms, tenths=True)
+    text = f"{ev.reason}: the service was down {down}"
     rule = "table procedure: no time is charged while the service is down"
     st = replace(state, rulings=(*state.rulings, Ruling(t, rule, text)))
     if state.phase in LIVE and state.clock.running is not None and not state.clock.neutral:
-        st = replace(st, clock=state.clock.neutralize(t, f"{ev.reason} ({ev.gap_ms} ms down)"))
+        st = replace(st, clock=state.clock.neutralize(t, f"{ev.reason} (down {down})"))
     return st
 
 

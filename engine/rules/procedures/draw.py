@@ -33,7 +33,7 @@ def _drawn(state: GameState, ev: TilesDrawn, t: int) -> GameState:
     if state.mode != "board":
         raise Refusal("scoresheet mode does not track the bag", rule(state, "mode"))
     if ev.count < 1:
-        raise Refusal(f"draw count must be 1 or more, got {ev.count}", rule(state, "turn_rule"))
+        raise Refusal(f"draw count must be 1 or more, got {ev.count}", rule(state, "draw_rule"))
     comp = state.composing
     if comp is not None and comp.player == p and p == state.turn:
         # NZASP 6.3.7: a player who omits to press completes the turn as soon as they
@@ -62,7 +62,7 @@ def _drawn(state: GameState, ev: TilesDrawn, t: int) -> GameState:
     owed = state.owed[p]
     if not own and not owed:
         raise Refusal(
-            f"{state.players[p]} has no replacement tiles to draw", rule(state, "turn_rule")
+            f"{state.players[p]} has no replacement tiles to draw", rule(state, "draw_rule")
         )
     if own and state.phase is Phase.CHALLENGE:
         raise Refusal(
@@ -108,7 +108,9 @@ def _drawn(state: GameState, ev: TilesDrawn, t: int) -> GameState:
         extra = ev.count - owed
         if extra > state.bag:
             raise Refusal(
-                f"the bag holds {state.bag + owed} tiles, not {ev.count}", rule(state, "turn_rule")
+                f"the bag holds {state.bag + owed} tiles, not {ev.count}"
+                + (f": {state.players[p]} is owed {owed}" if owed else ""),
+                rule(state, "draw_rule"),
             )
         st = replace(
             state,
