@@ -332,6 +332,17 @@ async def play(pilot: Pilot[int], app: TableApp, text: str, key: str) -> None:
     assert game(app).turn == 1 - seat
 
 
+async def long_game(pilot: Pilot[int], app: TableApp) -> None:
+    """Nine moves: four plays, then passes and an exchange (more than a screen holds)."""
+    await play(pilot, app, "8d windy", "[")
+    await play(pilot, app, "d6 zo.", "]")
+    await play(pilot, app, "9e ax", "[")
+    await play(pilot, app, "10f of", "]")
+    for text in ("pass", "pass", "x 3", "pass", "pass"):
+        n = len(app.state.history)
+        await command(pilot, text, lambda n=n: len(app.state.history) > n)  # type: ignore[misc]
+
+
 def logged(path: Path) -> GameState:
     """The game replayed from the log file."""
     with EventLog.open(path, create=False) as log:

@@ -12,7 +12,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from terminal_ui.shared.keys import CLOCK_KEYS, KEYMAP, key_label
+from terminal_ui.shared.keys import CLOCK_KEYS, app_keys, key_label
 
 __all__ = ["HelpScreen", "help_text"]
 
@@ -26,14 +26,7 @@ def help_text(
     with styles, not markup: examples such as ``overdraw 1 [left|right]`` show as typed."""
     out = Text()
     out.append("Keys\n", style="bold")
-    for key in KEYMAP:
-        if app not in key.apps:
-            continue
-        keys = key.keys
-        if key.action == "press(0)":
-            keys = clocks[0]
-        elif key.action == "press(1)":
-            keys = clocks[1]
+    for keys, key in app_keys(app, clocks):
         out.append(f"  {key_label(keys):<12} {key.description}\n")
     if commands:
         out.append("\nType", style="bold")

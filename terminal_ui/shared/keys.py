@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from textual.binding import Binding
 
-__all__ = ["CLOCK_KEYS", "KEYMAP", "Key", "bindings", "clock_keys", "key_label"]
+__all__ = ["CLOCK_KEYS", "KEYMAP", "Key", "app_keys", "bindings", "clock_keys", "key_label"]
 
 CLOCK_KEYS = ("left_square_bracket,f1", "right_square_bracket,f2")
 """The default clock keys, left player then right (Textual key names)."""
@@ -94,19 +94,23 @@ def _untyped(key: str) -> bool:
     return function or key.startswith(("ctrl+", "alt+")) or key in named
 
 
-def bindings(app: str, clocks: tuple[str, str] = CLOCK_KEYS) -> list[Binding]:
-    """The bindings of ``app``, with its clock keys."""
+def app_keys(app: str, clocks: tuple[str, str] = CLOCK_KEYS) -> list[tuple[str, Key]]:
+    """The keys ``app`` binds, each with its key names (the clock keys as given)."""
     out = []
     for key in KEYMAP:
         if app not in key.apps:
             continue
-        keys = key.keys
-        if key.action == "press(0)":
-            keys = clocks[0]
-        elif key.action == "press(1)":
-            keys = clocks[1]
-        out.append(Binding(keys, key.action, key.description, priority=key.priority, show=key.show))
+        keys = {"press(0)": clocks[0], "press(1)": clocks[1]}.get(key.action, key.keys)
+        out.append((keys, key))
     return out
+
+
+def bindings(app: str, clocks: tuple[str, str] = CLOCK_KEYS) -> list[Binding]:
+    """The bindings of ``app``, with its clock keys."""
+    return [
+        Binding(keys, key.action, key.description, priority=key.priority, show=key.show)
+        for keys, key in app_keys(app, clocks)
+    ]
 
 
 def key_label(keys: str) -> str:

@@ -21,7 +21,7 @@ from terminal_ui.shared.command_input import CommandInput
 from terminal_ui.shared.help import HelpScreen
 from terminal_ui.table.app import TableApp
 from terminal_ui.table.screens import AdjudicationScreen, ChallengeScreen, StartScreen
-from tests.helpers import command, config, game, owed, play, started, text_of, until
+from tests.helpers import command, config, game, long_game, owed, play, started, text_of, until
 
 SnapCompare = Callable[..., bool]
 RunBefore = Callable[[Pilot[int]], Awaitable[None]]
@@ -112,13 +112,7 @@ def test_snapshot_help(snap_compare: SnapCompare, tmp_path: Path) -> None:
 def test_snapshot_long_history(snap_compare: SnapCompare, tmp_path: Path) -> None:
     async def run_before(pilot: Pilot[int]) -> None:
         app = await steady(pilot)
-        await play(pilot, app, "8d windy", "[")
-        await play(pilot, app, "d6 zo.", "]")
-        await play(pilot, app, "9e ax", "[")
-        await play(pilot, app, "10f of", "]")
-        for text in ("pass", "pass", "x 3", "pass", "pass"):
-            n = len(game(app).history)
-            await command(pilot, text, lambda n=n: len(game(app).history) > n)  # type: ignore[misc]
+        await long_game(pilot, app)
         await pilot.pause()
 
     assert snap_compare(TableApp(config(tmp_path)), terminal_size=(80, 24), run_before=run_before)

@@ -24,6 +24,7 @@ from tests.helpers import (
     config,
     game,
     logged,
+    long_game,
     play,
     screen_text,
     started,
@@ -155,13 +156,7 @@ async def test_a_refusal_stays_until_the_next_keystroke(tmp_path: Path) -> None:
 async def test_the_history_shows_the_whole_game_and_the_newest_move(tmp_path: Path) -> None:
     async with TableApp(config(tmp_path)).run_test(size=(80, 24)) as pilot:
         app = await started(pilot)
-        await play(pilot, app, "8d windy", "[")
-        await play(pilot, app, "d6 zo.", "]")
-        await play(pilot, app, "9e ax", "[")
-        await play(pilot, app, "10f of", "]")
-        for text in ("pass", "pass", "x 3", "pass", "pass"):
-            n = len(game(app).history)
-            await command(pilot, text, lambda n=n: len(game(app).history) > n)  # type: ignore[misc]
+        await long_game(pilot, app)
         history = game(app).history
         assert len(history) > 8
         moves = text_of(app, "#moves")
