@@ -48,7 +48,11 @@ from firmware_bridge.wire.protocol import (
 from tests.helpers import REPO
 from tests.system.test_kill9 import _rows
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs SIGKILL and ptys")
+pytestmark = [
+    pytest.mark.skipif(sys.platform == "win32", reason="needs SIGKILL and ptys"),
+    # 200 starts of the real command: about two minutes alone, more on a loaded machine
+    pytest.mark.timeout(600),
+]
 
 RACKCLOCK = Path(sys.executable).parent / "rackclock"
 ROUNDS = int(os.environ.get("KILL9_ROUNDS", "200"))
