@@ -28,5 +28,5 @@ class DirectorConfig:
     """The round of finished games whose logs do not say."""
     high_contrast: bool = False
     """The high-contrast theme."""
-    refresh_s: float = 0.5
-    """How often the overview is redrawn."""
+    refresh_s: float = 1.0
+    """How often the overview is redrawn: the clocks it shows change once a second."""

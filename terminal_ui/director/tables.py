@@ -11,11 +11,12 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from clock.log.files import load_log
 from clock.log.heartbeat import table_now
 from engine.events import Event, GameStarted, encode_event
-from engine.rules.machine import advance
+from engine.rules.machine import advance, next_deadline
 from engine.rules.replay import Rejected, replay, report
 from engine.rules.state import GameState
 from terminal_ui.director.rows import Row, summarize
@@ -77,6 +78,12 @@ class Table:
     """The file's modification times and sizes when it was read."""
     feedback: str = ""
     """The answer to the last ruling."""
+    reported: tuple[GameState, int, dict[str, Any], GameState] | None = field(
+        default=None, repr=False
+    )
+    """The last report made for the overview: (state it was made from, when, the
+    report, the state moved on to then). Reused while the game is the same and no
+    deadline has passed: only the running clock moves, and the row reads it on."""
 
     @classmethod
     def from_file(cls, path: Path, label: str | None = None) -> Table:
@@ -131,14 +138,24 @@ def file_row(table: Table, wall_ms: int, neutral_alert_ms: int) -> Row:
             table.key, table.label, ("", ""), (0, 0), (0, 0), None, "not_started",
             "no game in the log", None, (), source="log",
         )  # fmt: skip
-    if now > st.t:
-        st = advance(st, now)
-    rep = report(st, now)
-    since = st.clock.since_ms if st.clock.neutral else None
+    hit = table.reported
+    deadline = next_deadline(st)
+    if (
+        hit is None
+        or hit[0] is not st
+        or now < hit[1]
+        or (deadline is not None and now >= deadline)
+    ):
+        # the game changed (or a deadline passed): a new report, board and all
+        moved = advance(st, now) if now > st.t else st
+        hit = table.reported = (st, now, report(moved, now), moved)
+    _, at, rep, moved = hit
+    since = moved.clock.since_ms if moved.clock.neutral else None
     return summarize(
         table.key,
         table.label,
         rep,
+        elapsed_ms=now - at,
         neutral_since_ms=since,
         neutral_alert_ms=neutral_alert_ms,
         source="live" if live else "log",

@@ -15,6 +15,7 @@ from engine.clocktext import clock_text
 from engine.rules.procedures.common import penalty
 from engine.rules.state import GameState, Phase
 from terminal_ui.scorekeeper.sheet_text import result_lines
+from terminal_ui.shared.widgets import set_digits, set_text
 
 __all__ = ["CLOCK_KEY_TEXT", "GameView", "ResultScreen", "SheetClock"]
 
@@ -83,9 +84,9 @@ class SheetClock(Vertical):
         if shown == self._shown:
             return  # a tick that changes nothing costs no redraw
         self._shown = shown
-        self.query_one(".name", Static).update(name)
-        self.query_one(Digits).update(clock_text(left))
-        self.query_one(".status", Static).update(escape(" · ".join(status)) or " ")
+        set_text(self.query_one(".name", Static), name)
+        set_digits(self.query_one(Digits), clock_text(left))
+        set_text(self.query_one(".status", Static), escape(" · ".join(status)) or " ")
         self.set_class(running, "-running")
         self.set_class(left < 0, "-overtime")
         self.set_class(locked, "-locked")

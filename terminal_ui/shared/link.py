@@ -8,6 +8,7 @@ from textual.widgets import Static
 
 from clock.table.service import Status
 from engine.clocktext import clock_text
+from terminal_ui.shared.widgets import set_text
 
 __all__ = ["link_text", "show_link"]
 
@@ -36,6 +37,5 @@ def show_link(line: Static, status: Status, now_ms: int) -> None:
     """Draw the link on ``line``; the ``alarm`` class marks an offline clock (the
     stylesheet gives it the error colour)."""
     text, alarm = link_text(status, now_ms)
-    if str(line.content) != text:  # an update that changes nothing still redraws
-        line.update(text)
+    set_text(line, text)
     line.set_class(alarm, "alarm")

@@ -16,7 +16,16 @@ from engine.clocktext import clock_text
 from engine.equipment.board import EMPTY, Board
 from engine.rules.state import GameState, Turn
 
-__all__ = ["LEGEND", "PREMIUM", "BoardView", "PlayerClock", "history_lines", "ruling_lines"]
+__all__ = [
+    "LEGEND",
+    "PREMIUM",
+    "BoardView",
+    "PlayerClock",
+    "history_lines",
+    "ruling_lines",
+    "set_digits",
+    "set_text",
+]
 
 
 class PlayerClock(Vertical):
@@ -60,10 +69,11 @@ class PlayerClock(Vertical):
         if shown == self._shown:
             return
         self._shown = shown
-        self.query_one(".name", Static).update(
-            f"{escape(name)}  [b]{score}[/b]   (clock key {escape(key)})"
+        set_text(
+            self.query_one(".name", Static),
+            f"{escape(name)}  [b]{score}[/b]   (clock key {escape(key)})",
         )
-        self.query_one(Digits).update(clock_text(remaining_ms))
+        set_digits(self.query_one(Digits), clock_text(remaining_ms))
         status = []
         if running:
             status.append("running")
@@ -73,11 +83,24 @@ class PlayerClock(Vertical):
             status.append(f"OVERTIME, penalty {penalty}")
         if turn and not running and not neutral:
             status.append("to play")
-        self.query_one(".status", Static).update(" | ".join(status) or " ")
+        set_text(self.query_one(".status", Static), " | ".join(status) or " ")
         self.set_class(running, "-running")
         self.set_class(remaining_ms < 0, "-overtime")
         self.set_class(bool(neutral), "-neutral")
         self.set_class(turn, "-turn")
+
+
+def set_text(widget: Static, text: str) -> None:
+    """Show ``text`` unless it is shown already: an update that changes nothing still
+    costs a layout pass of the whole screen."""
+    if str(widget.content) != text:
+        widget.update(text)
+
+
+def set_digits(widget: Digits, text: str) -> None:
+    """As :func:`set_text`, for the big clock digits."""
+    if widget.value != text:
+        widget.update(text)
 
 
 PREMIUM = {"T": "#", "D": "=", "t": '"', "d": "'", "*": "*", ".": "·"}
