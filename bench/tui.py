@@ -28,16 +28,19 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
-from typing import Any
 
 CASES = ("minimal-clock", "table-running", "table-neutral", "scorekeeper", "director-100")
 FLOOR = 2.0
 GOAL = 1.2
 SIZE = (100, 30)
 
+Measure = Callable[[], Awaitable[None]]
+"""Sleeps through the measured stretch, taking the CPU and wall time around it."""
 
-async def _minimal(seconds: float) -> None:
+
+async def _minimal(measure: Measure) -> None:
     from textual.app import App, ComposeResult
     from textual.widgets import Digits
 
@@ -58,10 +61,10 @@ async def _minimal(seconds: float) -> None:
             self.set_timer(left % 1000 / 1000 + 0.001, self.tick)
 
     async with Minimal().run_test(headless=True, size=SIZE):
-        await asyncio.sleep(seconds)
+        await measure()
 
 
-async def _table(seconds: float, neutral: bool) -> None:
+async def _table(measure: Measure, neutral: bool) -> None:
     from terminal_ui.table.app import TableApp
     from terminal_ui.table.config import TableConfig
 
@@ -80,10 +83,10 @@ async def _table(seconds: float, neutral: bool) -> None:
                 assert app.service is not None
                 await app.service.submit(Neutralized(by="players", reason="bench"))
             await pilot.pause()
-            await asyncio.sleep(seconds)
+            await measure()
 
 
-async def _scorekeeper(seconds: float) -> None:
+async def _scorekeeper(measure: Measure) -> None:
     from terminal_ui.scorekeeper.app import ScorekeeperApp
     from terminal_ui.scorekeeper.config import ScorekeeperConfig
 
@@ -92,10 +95,10 @@ async def _scorekeeper(seconds: float) -> None:
         async with app.run_test(headless=True, size=SIZE) as pilot:
             while app.state.variant is None:
                 await pilot.pause()
-            await asyncio.sleep(seconds)
+            await measure()
 
 
-async def _director(seconds: float) -> None:
+async def _director(measure: Measure) -> None:
     from bench.gamelog import numbered, random_log
     from clock.log.eventlog import EventLog
     from terminal_ui.director.app import DirectorApp
@@ -114,44 +117,29 @@ async def _director(seconds: float) -> None:
         async with app.run_test(headless=True, size=SIZE) as pilot:
             while len(app.rows) < 100:
                 await pilot.pause()
-            await asyncio.sleep(seconds)
+            await measure()
 
 
 def run_case(case: str, seconds: float) -> float:
-    """CPU share of one core used by ``case`` over ``seconds`` (this process)."""
-    runs = {
-        "minimal-clock": lambda: _minimal(seconds),
-        "table-running": lambda: _table(seconds, neutral=False),
-        "table-neutral": lambda: _table(seconds, neutral=True),
-        "scorekeeper": lambda: _scorekeeper(seconds),
-        "director-100": lambda: _director(seconds),
+    """CPU share of one core used by ``case`` over ``seconds`` of steady state (set-up:
+    logs written, imports, the game started, is not measured)."""
+    marks: list[tuple[float, float]] = []
+
+    async def measure() -> None:
+        marks.append((time.process_time(), time.monotonic()))
+        await asyncio.sleep(seconds)
+        marks.append((time.process_time(), time.monotonic()))
+
+    runs: dict[str, Callable[[], Coroutine[object, object, None]]] = {
+        "minimal-clock": lambda: _minimal(measure),
+        "table-running": lambda: _table(measure, neutral=False),
+        "table-neutral": lambda: _table(measure, neutral=True),
+        "scorekeeper": lambda: _scorekeeper(measure),
+        "director-100": lambda: _director(measure),
     }
-    cpu0, wall0 = time.process_time(), time.monotonic()
-    # setting up (logs, imports) is not the steady state: measure from the sleep only
-    marks: dict[str, float] = {}
-
-    async def timed() -> None:
-        real_sleep = asyncio.sleep
-
-        async def sleep(delay: float, result: Any = None) -> Any:
-            if delay == seconds:
-                marks["cpu"], marks["wall"] = time.process_time(), time.monotonic()
-                out = await real_sleep(delay, result)
-                marks["cpu_end"], marks["wall_end"] = time.process_time(), time.monotonic()
-                return out
-            return await real_sleep(delay, result)
-
-        asyncio.sleep = sleep
-        try:
-            await runs[case]()
-        finally:
-            asyncio.sleep = real_sleep
-
-    asyncio.run(timed())
-    if "cpu_end" not in marks:
-        marks = {"cpu": cpu0, "wall": wall0, "cpu_end": time.process_time()}
-        marks["wall_end"] = time.monotonic()
-    return (marks["cpu_end"] - marks["cpu"]) / (marks["wall_end"] - marks["wall"])
+    asyncio.run(runs[case]())
+    (cpu0, wall0), (cpu1, wall1) = marks
+    return (cpu1 - cpu0) / (wall1 - wall0)
 
 
 def main(argv: list[str] | None = None) -> int:
