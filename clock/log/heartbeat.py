@@ -17,7 +17,16 @@ from pathlib import Path
 
 from engine.rules.state import GameState
 
-__all__ = ["LIVE_WINDOW_MS", "Alive", "boot_id", "read_alive", "table_now", "write_alive"]
+__all__ = [
+    "LIVE_WINDOW_MS",
+    "Alive",
+    "alive_path",
+    "boot_id",
+    "now_from",
+    "read_alive",
+    "table_now",
+    "write_alive",
+]
 
 LIVE_WINDOW_MS = 5000
 """A heartbeat younger than this means a service is running on the log."""
@@ -89,6 +98,11 @@ def table_now(
     event is the latest instant known.
     """
     alive = read_alive(log_path) if log_path is not None else None
+    return now_from(alive, state, wall_ms)
+
+
+def now_from(alive: Alive | None, state: GameState, wall_ms: int) -> tuple[int, bool]:
+    """:func:`table_now` from a sign of life already read."""
     if alive is None:
         return state.t, False
     since = wall_ms - alive.wall_ms

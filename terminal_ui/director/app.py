@@ -39,7 +39,6 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Footer, Header, Static
 
 from clock.files import register_variant_files
-from clock.log.heartbeat import table_now
 from clock.log.ruling import append_ruling
 from engine.clocktext import clock_text
 from engine.errors import EngineError
@@ -318,7 +317,7 @@ class DirectorApp(App[int]):
                 f"Offline: the ruling is checked, then appended to {table.path}. "
                 "A running table service must not be writing this file."
             )
-            _, live = table_now(table.path, table.state, time.time_ns() // 1_000_000)
+            _, live = table.now(time.time_ns() // 1_000_000)
             if live:
                 note += " Its heartbeat is fresh: a service seems to be running on it!"
 

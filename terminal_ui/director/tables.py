@@ -8,13 +8,15 @@ log's events in words for the timeline. Pure: no Textual.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from clock.log.files import load_log
-from clock.log.heartbeat import table_now
+from clock.log.heartbeat import Alive, alive_path, now_from, read_alive
 from engine.events import Event, GameStarted, encode_event
 from engine.rules.machine import advance, next_deadline
 from engine.rules.replay import Rejected, replay, report
@@ -41,11 +43,12 @@ def split_games(events: Sequence[tuple[int, Event]]) -> list[list[tuple[int, Eve
     return games
 
 
-def _signature(path: Path) -> tuple[int, ...]:
+def _signature(*paths: str) -> tuple[int, ...]:
+    """The files' modification times and sizes (a missing file adds nothing)."""
     out: list[int] = []
-    for p in (path, Path(f"{path}-wal")):
+    for p in paths:
         try:
-            st = p.stat()
+            st = os.stat(p)
         except OSError:
             continue
         out += [st.st_mtime_ns, st.st_size]
@@ -84,6 +87,16 @@ class Table:
     """The last report made for the overview: (state it was made from, when, the
     report, the state moved on to then). Reused while the game is the same and no
     deadline has passed: only the running clock moves, and the row reads it on."""
+    alive: tuple[tuple[int, ...], Alive | None] = ((), None)
+    """The service's last sign of life and the sidecar's signature when it was read:
+    the console polls every table each second, and rereads only what changed."""
+
+    @cached_property
+    def _files(self) -> tuple[str, str, str]:
+        """The log, its write-ahead file and its sidecar (worked out once)."""
+        assert self.path is not None
+        log = os.fspath(self.path)
+        return log, f"{log}-wal", os.fspath(alive_path(log))
 
     @classmethod
     def from_file(cls, path: Path, label: str | None = None) -> Table:
@@ -103,13 +116,28 @@ class Table:
             OSError, EngineError: It cannot be read.
         """
         assert self.path is not None
-        self.signature = _signature(self.path)
+        log, wal, _ = self._files
+        self.signature = _signature(log, wal)
         events, bad = load_log(self.path)
         self.set_events(events, bad)
 
     def changed(self) -> bool:
         """Whether the file changed since it was read."""
-        return self.path is not None and _signature(self.path) != self.signature
+        if self.path is None:
+            return False
+        log, wal, _ = self._files
+        return _signature(log, wal) != self.signature
+
+    def now(self, wall_ms: int) -> tuple[int, bool]:
+        """The table's time now and whether a service runs on it
+        (:func:`clock.log.heartbeat.table_now`, the sidecar reread only when it changed)."""
+        if self.path is None:
+            return now_from(None, self.state, wall_ms)
+        _, _, side = self._files
+        sig = _signature(side)
+        if sig != self.alive[0]:
+            self.alive = (sig, read_alive(self.path) if sig else None)
+        return now_from(self.alive[1], self.state, wall_ms)
 
     def set_events(self, events: list[tuple[int, Event]], bad: Sequence[Rejected] = ()) -> None:
         """Take a log and replay it."""
@@ -131,7 +159,7 @@ def unique_labels(paths: Sequence[Path]) -> list[str]:
 
 def file_row(table: Table, wall_ms: int, neutral_alert_ms: int) -> Row:
     """The overview row of a log file's table, as of now."""
-    now, live = table_now(table.path, table.state, wall_ms)
+    now, live = table.now(wall_ms)
     st = table.state
     if st.variant is None:
         return Row(

@@ -16,7 +16,6 @@ from textual.markup import escape
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
-from clock.log.heartbeat import table_now
 from engine.clocktext import clock_text
 from engine.events import EndRacks, Event
 from engine.rules.replay import replay, report
@@ -115,7 +114,7 @@ class TimelineScreen(Screen[None]):
         times = self._times()
         end = times[-1] if times else 0
         if self.game_index in (-1, len(self.table.games()) - 1) and self.table.path is not None:
-            end, _ = table_now(self.table.path, self.table.state, time.time_ns() // 1_000_000)
+            end, _ = self.table.now(time.time_ns() // 1_000_000)
         return max(end, times[-1] if times else 0)
 
     def _index(self) -> int:
