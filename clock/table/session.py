@@ -104,6 +104,12 @@ class TableSpec:
     in the ruling changes no clock, and a laptop's disk and battery are spared."""
     new_game: bool = False
     """Start a new game after the log's finished one."""
+    round: int | None = None
+    """The event's round this game is (from the table's assignment), for its result."""
+    division: str | None = None
+    """The event's division."""
+    table: str | None = None
+    """The table's name in the event (``t3``)."""
 
 
 def starts_a_game(state: GameState, *, new_game: bool) -> bool:
@@ -197,7 +203,13 @@ class TableSession:
             spec = self.spec
             self.started = await self.service.submit(
                 GameStarted(
-                    variant=spec.variant, players=spec.players, first=spec.first, mode=spec.mode
+                    variant=spec.variant,
+                    players=spec.players,
+                    first=spec.first,
+                    mode=spec.mode,
+                    round=spec.round,
+                    division=spec.division,
+                    table=spec.table,
                 )
             )
 

@@ -9,18 +9,18 @@ scores and rulings are exactly as they stood then.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import msgspec
 
 from engine.errors import Refusal
-from engine.events import Event, decode_event
+from engine.events import Event, GameStarted, decode_event
 from engine.rules.machine import advance, apply
 from engine.rules.procedures.common import penalty
 from engine.rules.state import GameState, Phase
 
-__all__ = ["Rejected", "parse_jsonl", "replay", "report"]
+__all__ = ["Rejected", "parse_jsonl", "replay", "report", "split_games"]
 
 
 class Rejected(msgspec.Struct, frozen=True):
@@ -63,6 +63,17 @@ def parse_jsonl(text: str) -> tuple[list[tuple[int, Event]], list[Rejected]]:
                 )
             )
     return events, bad
+
+
+def split_games(events: Sequence[tuple[int, Event]]) -> list[list[tuple[int, Event]]]:
+    """The games of a log, each from its ``game_started`` (lines before the first are dropped)."""
+    games: list[list[tuple[int, Event]]] = []
+    for item in events:
+        if isinstance(item[1], GameStarted):
+            games.append([])
+        if games:
+            games[-1].append(item)
+    return games
 
 
 def replay(

@@ -12,6 +12,7 @@ topic (after the prefix)  direction              what
 ``status``                service                retained ``online``; will ``offline``
 ``director/commands``     director -> service    a JSON event, answered with a reply
 ``director/replies``      service -> director    the answer (or the v5 response topic)
+``assignment``            event -> table         retained: the round's game at this table
 ========================  =====================  =========================================
 
 docs/mqtt.md is the specification.
@@ -63,6 +64,7 @@ _SUFFIXES = (
     "status",
     "director/commands",
     "director/replies",
+    "assignment",
 )
 
 
@@ -126,6 +128,11 @@ class TableTopics:
     def director_commands(self) -> str:
         """Director -> service: one JSON event per message."""
         return f"{self.base}/director/commands"
+
+    @property
+    def assignment(self) -> str:
+        """The director's event -> the table: the round's game here (retained)."""
+        return f"{self.base}/assignment"
 
     @property
     def director_replies(self) -> str:

@@ -19,6 +19,7 @@ from pathlib import Path
 from terminal_ui.cli import (
     director,
     emulate,
+    event,
     export,
     gateway,
     gcg,
@@ -44,6 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     gcg.register(sub)
     export.register(sub)
+    event.register(sub)
     variants.register(sub)
     replay.register(sub)
     log.register(sub)

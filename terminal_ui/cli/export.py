@@ -130,9 +130,8 @@ def run_results(args: argparse.Namespace) -> int:
     from engine.errors import EngineError
     from engine.exports.results import ResultsError, game_result
     from engine.exports.roster import RosterError, parse_roster
-    from engine.rules.replay import replay
+    from engine.rules.replay import replay, split_games
     from terminal_ui.director.exports import results_files
-    from terminal_ui.director.tables import split_games
 
     name = f"rackclock export {args.kind}"
     roster = None

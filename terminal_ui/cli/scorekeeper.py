@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from terminal_ui.cli.args import players
+from terminal_ui.cli.args import add_assignment, assignment, players
 
 __all__ = ["register"]
 
@@ -37,6 +37,7 @@ def register(sub: Any) -> None:
         "--clock", default="emulated", help="emulated (default), serial:PATH, mqtt:URL"
     )
     cmd.add_argument("--high-contrast", action="store_true", help="the high-contrast theme")
+    add_assignment(cmd)
     cmd.add_argument(
         "--new-game",
         action="store_true",
@@ -55,14 +56,18 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         load_variant(args.variant)  # a bad variant is refused before the screen opens
-    except EngineError as exc:
+        game = assignment(args)
+    except (EngineError, ValueError) as exc:
         sys.stderr.write(f"rackclock scorekeeper: {exc}\n")
         return 2
     cfg = ScorekeeperConfig(
         log=args.log or default_log_path(),
-        variant=args.variant,
-        players=args.players,
-        first=args.first,
+        variant=game.variant if game else args.variant,
+        players=game.players if game else args.players,
+        first=0 if game else args.first,
+        round=game.round if game else None,
+        division=game.division if game else None,
+        table=game.table_name if game else None,
         clock=args.clock,
         new_game=args.new_game,
         high_contrast=args.high_contrast,

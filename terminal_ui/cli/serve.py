@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import EngineError
-from terminal_ui.cli.args import players
+from terminal_ui.cli.args import add_assignment, assignment, players
 
 __all__ = ["register"]
 
@@ -28,7 +28,7 @@ def register(sub: Any) -> None:
             "'quit'. Each outcome is printed as a JSON line after its commit."
         ),
     )
-    cmd.add_argument("--variant", required=True, help="rule variant name or TOML file")
+    cmd.add_argument("--variant", help="rule variant name or TOML file (or from --assignment)")
     cmd.add_argument("--log", required=True, type=Path, help="SQLite event log (created if new)")
     cmd.add_argument(
         "--clock", default="emulated", help="emulated (default), none, serial:PATH or mqtt:URL"
@@ -50,6 +50,7 @@ def register(sub: Any) -> None:
         default=250,
         help="device-authoritative: a gap beyond this becomes a ruling",
     )
+    add_assignment(cmd)
     cmd.add_argument(
         "--new-game",
         action="store_true",
@@ -65,11 +66,22 @@ def run(args: argparse.Namespace) -> int:
     from firmware_bridge.host.devices import open_table
 
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    try:
+        game = assignment(args)
+    except (EngineError, ValueError) as exc:
+        sys.stderr.write(f"rackclock serve: {exc}\n")
+        return 2
+    if game is None and args.variant is None:
+        sys.stderr.write("rackclock serve: give --variant (or --assignment)\n")
+        return 2
     spec = TableSpec(
         log=args.log,
-        variant=args.variant,
-        players=args.players,
-        first=args.first,
+        variant=game.variant if game else args.variant,
+        players=game.players if game else args.players,
+        first=0 if game else args.first,
+        round=game.round if game else None,
+        division=game.division if game else None,
+        table=game.table_name if game else None,
         mode=args.mode,
         clock=args.clock,
         authority=args.authority,

@@ -25,9 +25,9 @@ from engine.exports.results import (
 from engine.exports.roster import Roster
 from engine.gcg import write_gcg
 from engine.gcg.check import UNKNOWN_RACK_PRAGMA
-from engine.rules.replay import replay
+from engine.rules.replay import replay, split_games
 from engine.rules.state import GameState
-from terminal_ui.director.tables import Table, split_games
+from terminal_ui.director.tables import Table
 
 __all__ = [
     "ExportReport",

@@ -17,9 +17,9 @@ from typing import Any
 
 from clock.log.files import load_log
 from clock.log.heartbeat import Alive, alive_path, now_from, read_alive
-from engine.events import Event, GameStarted, encode_event
+from engine.events import Event, encode_event
 from engine.rules.machine import advance, next_deadline
-from engine.rules.replay import Rejected, replay, report
+from engine.rules.replay import Rejected, replay, report, split_games
 from engine.rules.state import GameState
 from terminal_ui.director.rows import Row, summarize
 
@@ -27,20 +27,8 @@ __all__ = [
     "Table",
     "event_text",
     "file_row",
-    "split_games",
     "unique_labels",
 ]
-
-
-def split_games(events: Sequence[tuple[int, Event]]) -> list[list[tuple[int, Event]]]:
-    """The games of a log, each from its ``game_started`` (lines before the first are dropped)."""
-    games: list[list[tuple[int, Event]]] = []
-    for item in events:
-        if isinstance(item[1], GameStarted):
-            games.append([])
-        if games:
-            games[-1].append(item)
-    return games
 
 
 def _signature(*paths: str) -> tuple[int, ...]:

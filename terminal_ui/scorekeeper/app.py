@@ -170,6 +170,9 @@ class ScorekeeperApp(App[int]):
             mode="scoresheet",
             clock=cfg.clock,
             new_game=cfg.new_game,
+            round=cfg.round,
+            division=cfg.division,
+            table=cfg.table,
             heartbeat_ms=cfg.heartbeat_ms,
         )
         try:

@@ -24,6 +24,10 @@ class ScorekeeperConfig:
     variant: str = "toronto-speed"
     players: tuple[str, str] = ("Player 1", "Player 2")
     first: int = 0
+    round: int | None = None
+    """The event's round, division and table, from ``--assignment`` (else None)."""
+    division: str | None = None
+    table: str | None = None
     clock: str = "emulated"
     """The clock: ``emulated`` (driven by the players' keys), ``serial:PATH`` or ``mqtt:URL``."""
     new_game: bool = False

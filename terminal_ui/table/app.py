@@ -144,6 +144,9 @@ class TableApp(App[int]):
             mode=cfg.mode,
             clock=cfg.clock,
             new_game=cfg.new_game,
+            round=cfg.round,
+            division=cfg.division,
+            table=cfg.table,
         )
         try:
             session = open_table(spec, timeline=cfg.timeline)
@@ -178,6 +181,9 @@ class TableApp(App[int]):
             ("Clock", device),
             ("Log", str(spec.log)),
         ]
+        if spec.round is not None:
+            place = f"round {spec.round}" + (f", division {spec.division}" if spec.division else "")
+            lines.insert(0, ("Event", place + (f", table {spec.table}" if spec.table else "")))
         either = " or ".join(key_label(k).split(" / ")[0] for k in self.config.clock_keys)
         self._start = StartScreen(lines, spec.players[spec.first], either)
         self.push_screen(self._start)

@@ -27,6 +27,10 @@ class TableConfig:
     variant: str = "nzasp"
     players: tuple[str, str] = ("Player 1", "Player 2")
     first: int = 0
+    round: int | None = None
+    """The event's round, division and table, from ``--assignment`` (else None)."""
+    division: str | None = None
+    table: str | None = None
     mode: Literal["board", "scoresheet"] | None = None
     clock: str = "emulated"
     """The clock: ``emulated`` (driven by the keys), ``serial:PATH`` or ``mqtt:URL``

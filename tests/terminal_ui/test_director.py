@@ -40,7 +40,7 @@ from engine.events import (
     encode_event,
 )
 from engine.gcg import check_record, read_gcg
-from engine.rules.replay import replay
+from engine.rules.replay import replay, split_games
 from engine.rules.state import GameState
 from engine.rules.variant import load_variant
 from firmware_bridge.device.firmware import ClockFirmware
@@ -58,7 +58,6 @@ from terminal_ui.director.rulings import parse_time_ms
 from terminal_ui.director.screens.export import ExportScreen
 from terminal_ui.director.screens.ruling import RulingScreen
 from terminal_ui.director.screens.timeline import TimelineScreen
-from terminal_ui.director.tables import split_games
 from tests.helpers import Broker, until
 
 SIZE = (150, 45)

@@ -1,0 +1,1 @@
+"""The tournament's own log: every pairing and result, hash-chained on disk."""

@@ -1,0 +1,87 @@
+"""A table's assignment for a round: who plays whom there, who starts, the rules.
+
+Published retained on each table's ``assignment`` topic (docs/mqtt.md) when the
+director publishes a round, or read from the event's log by a table without a
+broker. Tables are numbered through the round, division after division, in the
+order the pairings list them; a bye has no table.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from engine.tournament.errors import EventFileError
+from engine.tournament.state import EventState
+
+__all__ = ["Assignment", "decode_assignment", "encode_assignment", "round_assignments"]
+
+
+class Assignment(msgspec.Struct, frozen=True, forbid_unknown_fields=False):
+    """One table's game in one round."""
+
+    table: int
+    division: str
+    round: int
+    players: tuple[str, str]
+    """Left, right: the first named starts (``first`` = 0)."""
+    variant: str
+    event: str = ""
+    seeds: tuple[int, int] = (0, 0)
+    """The players' numbers in the division."""
+    v: int = 1
+
+    @property
+    def table_name(self) -> str:
+        """The table's name on the broker and in log files: ``t3``."""
+        return f"t{self.table}"
+
+
+def round_assignments(state: EventState, round_: int) -> list[Assignment]:
+    """Every table's assignment in ``round_`` (divisions that have paired it).
+
+    Raises:
+        EventFileError: No division has paired the round.
+    """
+    out: list[Assignment] = []
+    for div in state.divisions.values():
+        paired = div.pairings.get(round_)
+        if paired is None:
+            continue
+        for first, second in paired.pairs:
+            if not second:
+                continue
+            out.append(
+                Assignment(
+                    len(out) + 1,
+                    div.spec.name,
+                    round_,
+                    (div.name(first), div.name(second)),
+                    div.spec.variant,
+                    state.spec.name,
+                    (first, second),
+                )
+            )
+    if not out:
+        raise EventFileError(f"round {round_} is not paired in any division")
+    return out
+
+
+_encoder = msgspec.json.Encoder()
+_decoder: msgspec.json.Decoder[Assignment] = msgspec.json.Decoder(Assignment)
+
+
+def encode_assignment(a: Assignment) -> bytes:
+    """The JSON payload."""
+    return _encoder.encode(a)
+
+
+def decode_assignment(payload: bytes, source: str) -> Assignment:
+    """Read a payload.
+
+    Raises:
+        EventFileError: Not an assignment (quoted, with msgspec's path to the field).
+    """
+    try:
+        return _decoder.decode(payload)
+    except msgspec.DecodeError as exc:
+        raise EventFileError(f"{source}: not a table assignment: {exc}: {payload[:80]!r}") from exc

@@ -1,0 +1,220 @@
+"""Pairing one round of a division by its plan: the :class:`Paired` record to log.
+
+Fixed systems (round robins and their group forms) are laid out over the
+players active at the stage's first round, highest rated first; ranked systems
+pair the standings (Portland Swiss: as of round X-2, else X-1), after the
+Gibson rule and the bye. Repeat control keeps each two players under the
+stage's meeting limit, with no back-to-back repeat unless the plan allows it;
+when no pairing meets the limits they are relaxed one step at a time and the
+record's notes say so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.tournament.errors import PairingError
+from engine.tournament.pairing import schedule
+from engine.tournament.pairing.byes import bye_for
+from engine.tournament.pairing.gibson import clinched, out_of_the_prizes
+from engine.tournament.pairing.ranked import Allowed, ideal, pair_ranked
+from engine.tournament.pairing.starts import order_pair
+from engine.tournament.records import Paired
+from engine.tournament.spec import FIXED, Stage
+from engine.tournament.state import DivisionState
+
+__all__ = ["draw"]
+
+
+def draw(div: DivisionState, round_: int) -> Paired:
+    """The pairings of ``round_``.
+
+    Raises:
+        PairingError: The round is paired already, a round it depends on has no
+            results yet, or the plan cannot pair it.
+    """
+    spec = div.spec
+    if round_ in div.pairings:
+        raise PairingError(f"division {spec.name!r} round {round_} is already paired")
+    if not 1 <= round_ <= spec.rounds:
+        raise PairingError(f"division {spec.name!r} has rounds 1-{spec.rounds}, not {round_}")
+    stage = spec.stage(round_)
+    notes: list[str] = []
+    if stage.system in FIXED:
+        pairs = _fixed(div, stage, round_, notes)
+    else:
+        pairs = _ranked(div, stage, round_, notes)
+    history = div.starts()
+    ordered = tuple(order_pair(a, b, history) if b else (a, 0) for a, b in pairs)
+    return Paired(spec.name, round_, ordered, stage.system, tuple(notes))
+
+
+def _fixed(
+    div: DivisionState, stage: Stage, round_: int, notes: list[str]
+) -> list[tuple[int, int]]:
+    seeds = div.by_rating(div.active(stage.first))
+    count = stage.last - stage.first + 1
+    at = round_ - stage.first
+    if len(seeds) < 2:
+        raise PairingError(f"{stage.system}: {len(seeds)} player(s) to pair")
+    if stage.system == "round-robin":
+        plan = schedule.round_robin(len(seeds), count, method=stage.method)
+        rnd = [(seeds[a - 1], None if b is None else seeds[b - 1]) for a, b in plan[at]]
+    elif stage.system == "john-green":
+        plan = schedule.john_green(len(seeds))
+        if at >= len(plan):
+            raise PairingError("the John Green system pairs five rounds (then KOTH)")
+        rnd = [(seeds[a - 1], None if b is None else seeds[b - 1]) for a, b in plan[at]]
+    elif stage.system == "snake":
+        rnd = schedule.within_groups(schedule.snake_groups(seeds, stage.groups), count)[at]
+    elif stage.system == "grouped-round-robin":
+        rnd = schedule.within_groups(schedule.grouped(seeds, stage.groups), count)[at]
+    else:
+        rnd = schedule.split_round_robin(seeds, count)[at]
+    active = set(div.active(round_))
+    out: list[tuple[int, int]] = []
+    for a, b in rnd:
+        here = [s for s in (a, b) if s is not None and s in active]
+        gone = [s for s in (a, b) if s is not None and s not in active]
+        for s in gone:
+            notes.append(f"{div.name(s)} has withdrawn: the opponent has the bye")
+        if len(here) == 2:
+            out.append((here[0], here[1]))
+        elif here:
+            out.append((here[0], 0))
+    late = sorted(active - set(seeds))
+    if late:
+        notes.append(
+            "late entries outside the schedule: "
+            + ", ".join(div.name(s) for s in late)
+            + " (paired among themselves and with the byes)"
+        )
+        loose = [a for a, b in out if not b] + late
+        out = [(a, b) for a, b in out if b]
+        while len(loose) >= 2:
+            out.append((loose.pop(0), loose.pop(0)))
+        out.extend((s, 0) for s in loose)
+    return out
+
+
+def _ranked(
+    div: DivisionState, stage: Stage, round_: int, notes: list[str]
+) -> list[tuple[int, int]]:
+    spec = div.spec
+    lag = 2 if stage.system == "portland" else 1
+    through = max(0, round_ - lag)
+    for rnd in range(1, round_):
+        if div.missing(rnd) and rnd <= through:
+            raise PairingError(
+                f"round {round_} ({stage.system}) pairs on the standings after round {through}: "
+                f"round {rnd} still has {len(div.missing(rnd))} game(s) without a result"
+            )
+        if rnd not in div.pairings:
+            raise PairingError(f"round {rnd} is not paired yet: pair the rounds in order")
+    active = div.active(round_)
+    table = div.standings(through, active)
+    ranked = [row.seed for row in table]
+    wins = {row.seed: row.wins for row in table}
+    out: list[tuple[int, int]] = []
+    rounds_left = spec.rounds - round_ + 1
+    if spec.gibson:
+        current = div.standings(round_ - 1, active)
+        leader = clinched(current, rounds_left, spec.gibson_spread)
+        if leader is not None:
+            # the highest placed out of the prizes whom the repeat limits allow
+            # (else the highest placed of them: the rule comes first)
+            outs = [s for s in out_of_the_prizes(current, rounds_left, spec.prizes) if s in ranked]
+            strict = _limits(div, stage, round_)[0][0]
+            opp = next((s for s in outs if strict(leader, s)), outs[0] if outs else None)
+            if opp is not None:
+                out.append((leader, opp))
+                notes.append(
+                    f"Gibson rule: {div.name(leader)} has clinched first and plays "
+                    f"{div.name(opp)}, who cannot finish in the prizes"
+                )
+                ranked = [s for s in ranked if s not in (leader, opp)]
+            elif len(ranked) % 2:
+                out.append((leader, 0))
+                notes.append(f"Gibson rule: {div.name(leader)} has clinched first: the bye")
+                ranked = [s for s in ranked if s != leader]
+    if len(ranked) % 2:
+        bye = _john_green_bye(div, round_, ranked) or bye_for(
+            ranked, div.ratings, div.byes(), first_bye=not div.byes()
+        )
+        out.append((bye, 0))
+        ranked = [s for s in ranked if s != bye]
+    factor = stage.factor
+    if stage.system == "portland":
+        factor = 2 * (stage.last - round_ + 1)  # groups of the Swiss rounds still to play
+    target = ideal(stage.system, ranked, wins, factor)
+    out.extend(_search(div, stage, round_, ranked, target, notes))
+    return out
+
+
+def _john_green_bye(div: DivisionState, round_: int, ranked: Sequence[int]) -> int | None:
+    """The KOTH round after a John Green stage: the bye to whichever of seeds 6 and
+    7 has the poorer record (the manual, "John Green System")."""
+    for st in div.spec.plan:
+        if st.system == "john-green" and round_ == st.last + 1 and len(ranked) == 7:
+            six, seven = div.by_rating(div.active(st.first))[5:7]
+            if six not in ranked or seven not in ranked:
+                return None
+            return six if ranked.index(six) > ranked.index(seven) else seven
+    return None
+
+
+def _limits(div: DivisionState, stage: Stage, round_: int) -> list[tuple[Allowed, str]]:
+    """The repeat rules of a round, strictest first, each with what it relaxes."""
+    spec = div.spec
+    meetings = div.meetings()
+    last = div.pairings.get(round_ - 1)
+    previous = {frozenset(p) for p in last.pairs} if last is not None else set()
+    day = spec.day(round_)
+    if stage.system == "portland":
+        limit: int | None = 1  # "No rematches permitted during the Swiss rounds"
+    elif stage.max_meetings is not None:
+        limit = stage.max_meetings
+    elif stage.system == "koth":
+        limit = None  # KOTH: "More than one meeting is allowable"
+    else:
+        limit = spec.max_meetings
+    back = spec.back_to_back if stage.back_to_back is None else stage.back_to_back
+
+    def rule(limit: int | None, back: bool, same_day: bool) -> Allowed:
+        def ok(a: int, b: int) -> bool:
+            met = meetings.get(frozenset((a, b)), [])
+            if limit is not None and len(met) >= limit:
+                return False
+            if not back and frozenset((a, b)) in previous:
+                return False
+            return not (same_day and any(spec.day(r) == day for r in met))
+
+        return ok
+
+    no_repeat_today = stage.system == "australian-draw"
+    ladder = [(rule(limit, back, no_repeat_today), "")]
+    if no_repeat_today:
+        ladder.append((rule(limit, back, False), "a repeat within the day"))
+    if not back:
+        ladder.append((rule(limit, True, False), "a back-to-back repeat"))
+    if limit is not None:
+        ladder.append((rule(limit + 1, True, False), f"a meeting beyond the limit of {limit}"))
+    ladder.append((rule(None, True, False), "any repeat"))
+    return ladder
+
+
+def _search(
+    div: DivisionState,
+    stage: Stage,
+    round_: int,
+    ranked: list[int],
+    target: dict[int, int],
+    notes: list[str],
+) -> list[tuple[int, int]]:
+    for ok, relaxed in _limits(div, stage, round_):
+        pairs = pair_ranked(ranked, target, ok)
+        if pairs is not None:
+            if relaxed:
+                notes.append(f"no pairing met the repeat limits: allowed {relaxed}")
+            return pairs
+    raise PairingError(f"round {round_}: no pairing found for {len(ranked)} players")

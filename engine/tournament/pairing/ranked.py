@@ -1,0 +1,124 @@
+"""Pairing a ranked list: King of the Hill, Factored Pairings, Swiss, Portland
+Swiss and Australian Draw, with repeat control.
+
+Each system names an ideal opponent for every player from the standings
+(:func:`ideal`); the pairer then walks down the list and gives each unpaired
+player the unpaired player nearest to its ideal who is allowed (Portland Swiss:
+"#1 of the first group is matched with the player closest to #6 who has not
+played #1"), backtracking when a later player would be left without one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from engine.tournament.errors import PairingError
+
+__all__ = ["Allowed", "fp_ideal", "ideal", "koth_ideal", "pair_ranked", "swiss_ideal"]
+
+Allowed = Callable[[int, int], bool]
+
+_BUDGET = 50_000
+"""Search steps before the pairer gives up on the constraints it was given."""
+
+
+def koth_ideal(ranked: Sequence[int]) -> dict[int, int]:
+    """#1 v #2, #3 v #4, ... (King of the Hill)."""
+    return fp_ideal(ranked, 2)
+
+
+def fp_ideal(ranked: Sequence[int], factor: int) -> dict[int, int]:
+    """Factored pairings FP n: blocks of n, each player meeting the one n/2 places
+    below (FP4: 1-3, 2-4, 5-7, 6-8; FP6: 1-4, 2-5, 3-6); a short last block is
+    factored by its own size."""
+    out: dict[int, int] = {}
+    for start in range(0, len(ranked), factor):
+        block = ranked[start : start + factor]
+        half = len(block) // 2
+        for i in range(half):
+            out[block[i]] = block[i + half]
+            out[block[i + half]] = block[i]
+    return out
+
+
+def swiss_ideal(ranked: Sequence[int], wins: dict[int, float]) -> dict[int, int]:
+    """Modified Swiss: players with the same wins form a group, top half v bottom
+    half (1 v 9, 2 v 10 ... in a group of 16); an odd group takes the next
+    highest player from below (the manual, "Modified-Swiss Pairings")."""
+    out: dict[int, int] = {}
+    i = 0
+    while i < len(ranked):
+        j = i
+        while j < len(ranked) and wins[ranked[j]] == wins[ranked[i]]:
+            j += 1
+        if (j - i) % 2 and j < len(ranked):
+            j += 1
+        group = ranked[i:j]
+        half = len(group) // 2
+        for k in range(half):
+            out[group[k]] = group[k + half]
+            out[group[k + half]] = group[k]
+        i = j
+    return out
+
+
+def ideal(
+    system: str, ranked: Sequence[int], wins: dict[int, float], factor: int
+) -> dict[int, int]:
+    """The ideal opponents of ``system`` (``koth``, ``fp``, ``swiss``, ``portland``,
+    ``australian-draw``) for players ranked best first."""
+    if system in ("koth", "australian-draw"):
+        return koth_ideal(ranked)
+    if system in ("fp", "portland"):
+        return fp_ideal(ranked, factor)
+    if system == "swiss":
+        return swiss_ideal(ranked, wins)
+    raise PairingError(f"{system!r} is not a ranked pairing system")
+
+
+def pair_ranked(
+    ranked: Sequence[int], target: dict[int, int], allowed: Allowed
+) -> list[tuple[int, int]] | None:
+    """Pairs for an even ``ranked`` list: each player, best first, with the allowed
+    unpaired player nearest (in rank) to its ideal opponent ``target``; None when
+    no pairing satisfies ``allowed`` (or the search ran out of steps)."""
+    n = len(ranked)
+    if n % 2:
+        raise PairingError(f"{n} players to pair: one needs the bye first")
+    pos = {seed: i for i, seed in enumerate(ranked)}
+    free = [True] * n
+    pairs: list[tuple[int, int]] = []
+    steps = 0
+
+    def candidates(i: int) -> list[int]:
+        want = pos.get(target.get(ranked[i], -1), i + 1)
+        out = []
+        for d in range(n):
+            for j in (want + d, want - d) if d else (want,):
+                if 0 <= j < n and j != i and free[j]:
+                    out.append(j)
+        return out
+
+    def solve(i: int) -> bool:
+        nonlocal steps
+        while i < n and not free[i]:
+            i += 1
+        if i == n:
+            return True
+        free[i] = False
+        for j in candidates(i):
+            steps += 1
+            if steps > _BUDGET:
+                break
+            if not allowed(ranked[i], ranked[j]):
+                continue
+            free[j] = False
+            pairs.append((ranked[i], ranked[j]))
+            if solve(i + 1):
+                return True
+            pairs.pop()
+            free[j] = True
+        free[i] = True
+        return False
+
+    return pairs if solve(0) else None

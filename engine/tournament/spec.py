@@ -1,0 +1,219 @@
+"""The event file: divisions, players and each division's pairing plan (TOML).
+
+::
+
+    name = "Spring Open"
+
+    [[division]]
+    name = "A"
+    variant = "naspa"
+    rounds = 11
+    gibson = true          # NASPA Director's Manual, "The Gibson Rule"
+    gibson_spread = [500, 800, 900]   # optional: spread no one catches in 1, 2, 3 rounds
+    prizes = 3
+    max_meetings = 2       # repeat control (KOTH may always repeat)
+    back_to_back = false
+    days = [1, 8]          # the first round of each day (Australian Draw's "no repeat in a day")
+    plan = [
+      { rounds = "1-7", system = "round-robin" },
+      { rounds = "8-10", system = "swiss" },
+      { rounds = "11", system = "koth" },
+    ]
+    players = [
+      { name = "Ann Able", rating = 1800 },
+      { name = "Ben Baker", rating = 1750, id = "NA1234", team = "North" },
+    ]
+
+Systems: ``round-robin`` (``method = "circle"`` or ``"berger"``; more rounds
+than a cycle repeats it: a double round robin), ``john-green``, ``snake``
+(``groups = N``: a round robin inside each snake group), ``split-round-robin``,
+``grouped-round-robin`` (``groups = N``: #1 #2 ... #N dealt in turn),
+``koth``, ``fp`` (``factor = N``), ``swiss``, ``portland`` (Portland Swiss),
+``australian-draw``. Pure: the caller reads the file and passes its text.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from typing import Any
+
+import msgspec
+
+from engine.tournament.errors import EventFileError
+
+__all__ = ["SYSTEMS", "DivisionSpec", "EventSpec", "Player", "Stage", "parse_event"]
+
+SYSTEMS = (
+    "round-robin",
+    "john-green",
+    "snake",
+    "split-round-robin",
+    "grouped-round-robin",
+    "koth",
+    "fp",
+    "swiss",
+    "portland",
+    "australian-draw",
+)
+FIXED = ("round-robin", "john-green", "snake", "split-round-robin", "grouped-round-robin")
+"""Systems whose whole schedule is fixed when their first round is paired."""
+
+
+class Player(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """An entrant."""
+
+    name: str
+    rating: int = 0
+    id: str = ""
+    team: str = ""
+
+
+class Stage(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One pairing system over a range of rounds."""
+
+    first: int
+    last: int
+    system: str
+    method: str = "circle"
+    groups: int = 0
+    factor: int = 0
+    max_meetings: int | None = None
+    """None: the division's; KOTH defaults to no limit (the manual allows repeats)."""
+    back_to_back: bool | None = None
+
+
+class DivisionSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A division: its players, its rounds and how each is paired."""
+
+    name: str
+    rounds: int
+    players: tuple[Player, ...]
+    plan: tuple[Stage, ...]
+    variant: str = "naspa"
+    gibson: bool = False
+    gibson_spread: tuple[int, ...] = ()
+    prizes: int = 1
+    max_meetings: int = 2
+    back_to_back: bool = False
+    bye_spread: int = 50
+    """Byes are scored as a win with a +50 spread (the manual, "Odd Number of Players")."""
+    forfeit_spread: int = 50
+    days: tuple[int, ...] = (1,)
+    tiebreaks: tuple[str, ...] = ("wins", "spread")
+
+    def stage(self, round_: int) -> Stage:
+        """The stage that pairs ``round_``."""
+        for stage in self.plan:
+            if stage.first <= round_ <= stage.last:
+                return stage
+        raise EventFileError(f"division {self.name!r}: no plan pairs round {round_}")
+
+    def day(self, round_: int) -> int:
+        """The day (from 0) a round is played on."""
+        return sum(1 for start in self.days if start <= round_) - 1
+
+
+class EventSpec(msgspec.Struct, frozen=True):
+    """The whole event."""
+
+    name: str
+    divisions: tuple[DivisionSpec, ...]
+
+    def division(self, name: str) -> DivisionSpec:
+        """A division by name (case-insensitive).
+
+        Raises:
+            EventFileError: There is none.
+        """
+        for div in self.divisions:
+            if div.name.casefold() == name.casefold():
+                return div
+        names = ", ".join(repr(d.name) for d in self.divisions)
+        raise EventFileError(f"no division {name!r} (the event has {names})")
+
+
+def _rounds(text: object, where: str) -> tuple[int, int]:
+    if isinstance(text, int):
+        return text, text
+    if isinstance(text, str):
+        first, _, last = text.partition("-")
+        if first.strip().isdigit() and (not last or last.strip().isdigit()):
+            return int(first), int(last or first)
+    raise EventFileError(f'{where}: rounds {text!r}: expected a round (8) or a range ("1-7")')
+
+
+_TIEBREAKS = ("wins", "spread", "score", "rating")
+
+
+def _division(raw: dict[str, Any], where: str) -> DivisionSpec:
+    raw = dict(raw)
+    name = raw.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise EventFileError(f"{where}: a division needs a name")
+    where = f"division {name!r}"
+    plan = []
+    for i, stage in enumerate(raw.pop("plan", []) or [], start=1):
+        if not isinstance(stage, dict):
+            raise EventFileError(f"{where}: plan entry {i} {stage!r} is not a table")
+        stage = dict(stage)
+        first, last = _rounds(stage.pop("rounds", None), f"{where} plan entry {i}")
+        system = stage.get("system")
+        if system not in SYSTEMS:
+            raise EventFileError(
+                f"{where} plan entry {i}: system {system!r}: expected one of {', '.join(SYSTEMS)}"
+            )
+        try:
+            plan.append(msgspec.convert({"first": first, "last": last, **stage}, Stage))
+        except msgspec.ValidationError as exc:
+            raise EventFileError(f"{where} plan entry {i}: {exc}") from exc
+    try:
+        div = msgspec.convert({**raw, "plan": plan}, DivisionSpec)
+    except msgspec.ValidationError as exc:
+        raise EventFileError(f"{where}: {exc}") from exc
+    _check(div, where)
+    return div
+
+
+def _check(div: DivisionSpec, where: str) -> None:
+    if div.rounds < 1:
+        raise EventFileError(f"{where}: rounds = {div.rounds}: at least 1")
+    covered = sorted(r for st in div.plan for r in range(st.first, st.last + 1))
+    if covered != list(range(1, div.rounds + 1)):
+        raise EventFileError(
+            f"{where}: the plan must pair each of rounds 1-{div.rounds} exactly once "
+            f"(it pairs {covered})"
+        )
+    names = [p.name.casefold() for p in div.players]
+    for p in div.players:
+        if names.count(p.name.casefold()) > 1:
+            raise EventFileError(f"{where}: player {p.name!r} is entered twice")
+    for tb in div.tiebreaks:
+        if tb not in _TIEBREAKS:
+            raise EventFileError(f"{where}: tiebreak {tb!r}: expected one of {_TIEBREAKS}")
+    for st in div.plan:
+        if st.system in ("fp",) and (st.factor < 2 or st.factor % 2):
+            raise EventFileError(f"{where}: fp needs an even factor >= 2, got {st.factor}")
+        if st.system in ("snake", "grouped-round-robin") and st.groups < 1:
+            raise EventFileError(f"{where}: {st.system} needs groups = N")
+
+
+def parse_event(text: str, source: str) -> EventSpec:
+    """Read an event file.
+
+    Raises:
+        EventFileError: Not TOML (with its line), or not an event, quoted.
+    """
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise EventFileError(f"{source}: {exc}") from exc
+    name = doc.get("name", "")
+    divisions = doc.get("division", [])
+    if not isinstance(divisions, list) or not divisions:
+        raise EventFileError(f"{source}: no [[division]] (an event has at least one)")
+    divs = tuple(_division(d, f"{source} division {i}") for i, d in enumerate(divisions, 1))
+    seen = [d.name.casefold() for d in divs]
+    for d in divs:
+        if seen.count(d.name.casefold()) > 1:
+            raise EventFileError(f"{source}: two divisions named {d.name!r}")
+    return EventSpec(str(name), divs)

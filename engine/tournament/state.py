@@ -1,0 +1,247 @@
+"""The event's state: the log's records replayed, each checked as it is applied.
+
+Players are numbered per division in entry order (the event file's order, then
+late entries), as tsh numbers the lines of a ``.t`` file. A record that does
+not fit (a result for a pairing that was not made, a correction without a
+reason, pairings for a round already paired) is refused with the reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from engine.tournament.errors import PairingError, ResultError, TournamentError
+from engine.tournament.records import (
+    Created,
+    Entered,
+    Paired,
+    Record,
+    Result,
+    Unpaired,
+    Withdrew,
+)
+from engine.tournament.spec import DivisionSpec, EventSpec, Player, parse_event
+from engine.tournament.standings import Outcome, Standing, standings
+
+__all__ = ["DivisionState", "EventState", "replay"]
+
+
+@dataclass
+class DivisionState:
+    """One division as the log has it so far."""
+
+    spec: DivisionSpec
+    players: list[Player]
+    joined: dict[int, int] = field(default_factory=dict)
+    """Late entries: seed -> first round they are paired in."""
+    left: dict[int, int] = field(default_factory=dict)
+    """Withdrawals: seed -> first round they are not paired in."""
+    pairings: dict[int, Paired] = field(default_factory=dict)
+    results: dict[int, dict[tuple[int, int], Result]] = field(default_factory=dict)
+
+    def name(self, seed: int) -> str:
+        """A player's name (``bye`` for 0)."""
+        return self.players[seed - 1].name if seed else "bye"
+
+    def seed_of(self, name: str) -> int:
+        """A player's number by name (case-insensitive).
+
+        Raises:
+            ResultError: No such player.
+        """
+        for i, p in enumerate(self.players, start=1):
+            if p.name.casefold() == name.strip().casefold():
+                return i
+        raise ResultError(f"division {self.spec.name!r} has no player {name!r}")
+
+    @property
+    def ratings(self) -> dict[int, int]:
+        """Rating by seed."""
+        return {i: p.rating for i, p in enumerate(self.players, start=1)}
+
+    def active(self, round_: int) -> list[int]:
+        """The seeds to pair in ``round_``."""
+        return [
+            s
+            for s in range(1, len(self.players) + 1)
+            if self.joined.get(s, 1) <= round_ < self.left.get(s, 1 << 30)
+        ]
+
+    def by_rating(self, seeds: Iterable[int]) -> list[int]:
+        """Seeds ordered highest rated first (entry order among equals)."""
+        ratings = self.ratings
+        return sorted(seeds, key=lambda s: (-ratings[s], s))
+
+    def outcomes(self) -> dict[int, list[Outcome]]:
+        """Each seed's results so far, in round order."""
+        out: dict[int, list[Outcome]] = {}
+        for rnd in sorted(self.results):
+            for res in self.results[rnd].values():
+                a, b = res.first, res.second
+                out.setdefault(a, []).append(
+                    Outcome(rnd, b, res.scores[0], res.scores[1], res.kind)
+                )
+                if b:
+                    out.setdefault(b, []).append(
+                        Outcome(rnd, a, res.scores[1], res.scores[0], res.kind)
+                    )
+        return out
+
+    def standings(self, through: int, seeds: Iterable[int] | None = None) -> list[Standing]:
+        """The standings after round ``through`` (of ``seeds``, by default everyone)."""
+        chosen = list(range(1, len(self.players) + 1)) if seeds is None else list(seeds)
+        return standings(
+            chosen,
+            self.outcomes(),
+            through=through,
+            ratings=self.ratings,
+            tiebreaks=self.spec.tiebreaks,
+        )
+
+    def missing(self, round_: int) -> list[tuple[int, int]]:
+        """The pairs of ``round_`` without a result."""
+        paired = self.pairings.get(round_)
+        if paired is None:
+            return []
+        have = self.results.get(round_, {})
+        return [p for p in paired.pairs if p not in have]
+
+    def meetings(self) -> dict[frozenset[int], list[int]]:
+        """The rounds in which each two players were paired."""
+        out: dict[frozenset[int], list[int]] = {}
+        for rnd, paired in sorted(self.pairings.items()):
+            for a, b in paired.pairs:
+                if b:
+                    out.setdefault(frozenset((a, b)), []).append(rnd)
+        return out
+
+    def starts(self) -> dict[int, list[bool]]:
+        """Each seed's firsts (True) and seconds, in round order, byes left out."""
+        out: dict[int, list[bool]] = {}
+        for _, paired in sorted(self.pairings.items()):
+            for a, b in paired.pairs:
+                if b:
+                    out.setdefault(a, []).append(True)
+                    out.setdefault(b, []).append(False)
+        return out
+
+    def byes(self) -> dict[int, int]:
+        """How many byes each seed has had."""
+        out: dict[int, int] = {}
+        for paired in self.pairings.values():
+            for a, b in paired.pairs:
+                if not b:
+                    out[a] = out.get(a, 0) + 1
+        return out
+
+
+@dataclass
+class EventState:
+    """The whole event."""
+
+    spec: EventSpec
+    divisions: dict[str, DivisionState]
+    records: int = 0
+
+    def division(self, name: str) -> DivisionState:
+        """A division by name (case-insensitive).
+
+        Raises:
+            EventFileError: There is none.
+        """
+        return self.divisions[self.spec.division(name).name]
+
+    def apply(self, record: Record) -> None:
+        """Take one more record.
+
+        Raises:
+            TournamentError: It does not fit the event as it stands.
+        """
+        if isinstance(record, Created):
+            raise TournamentError("the event's log already has its event file")
+        div = self.division(record.division)
+        if isinstance(record, Entered):
+            if any(p.name.casefold() == record.player.name.casefold() for p in div.players):
+                raise TournamentError(f"{record.player.name!r} is already entered")
+            if any(r >= record.round for r in div.pairings):
+                raise PairingError(
+                    f"round {record.round} is already paired: a late entry joins a later round"
+                )
+            div.players.append(record.player)
+            div.joined[len(div.players)] = record.round
+        elif isinstance(record, Withdrew):
+            if not 1 <= record.seed <= len(div.players):
+                raise TournamentError(f"no player number {record.seed} in {div.spec.name!r}")
+            div.left[record.seed] = record.round
+        elif isinstance(record, Paired):
+            _check_paired(div, record)
+            div.pairings[record.round] = record
+        elif isinstance(record, Unpaired):
+            if record.round not in div.pairings:
+                raise PairingError(f"round {record.round} is not paired")
+            if div.results.get(record.round):
+                raise PairingError(
+                    f"round {record.round} already has results: correct them instead"
+                )
+            if not record.reason.strip():
+                raise PairingError("withdrawing a round's pairings needs a reason")
+            del div.pairings[record.round]
+        else:
+            _check_result(div, record)
+            div.results.setdefault(record.round, {})[(record.first, record.second)] = record
+        self.records += 1
+
+
+def _check_paired(div: DivisionState, record: Paired) -> None:
+    if record.round in div.pairings:
+        raise PairingError(f"round {record.round} is already paired (unpair it first)")
+    if not 1 <= record.round <= div.spec.rounds:
+        raise PairingError(f"round {record.round}: the division has {div.spec.rounds} rounds")
+    seen = [s for pair in record.pairs for s in pair if s]
+    if sorted(seen) != sorted(div.active(record.round)):
+        raise PairingError(
+            f"round {record.round}'s pairings must name every active player once "
+            f"(active {sorted(div.active(record.round))}, paired {sorted(seen)})"
+        )
+
+
+def _check_result(div: DivisionState, record: Result) -> None:
+    paired = div.pairings.get(record.round)
+    pair = (record.first, record.second)
+    if paired is None or pair not in paired.pairs:
+        who = f"{div.name(record.first)} v {div.name(record.second)}"
+        raise ResultError(f"round {record.round}: {who} was not paired")
+    if record.kind not in ("game", "forfeit", "bye"):
+        raise ResultError(f"result kind {record.kind!r}: expected game, forfeit or bye")
+    if pair in div.results.get(record.round, {}) and not record.reason.strip():
+        raise ResultError(
+            f"round {record.round} {div.name(record.first)} v {div.name(record.second)} "
+            "already has a result: a correction needs a reason"
+        )
+
+
+def replay(records: Iterable[Record]) -> EventState:
+    """The event after its log's records.
+
+    Raises:
+        TournamentError: The first record is not the event file, or a record does
+            not fit (with its number).
+    """
+    state: EventState | None = None
+    for n, record in enumerate(records, start=1):
+        if state is None:
+            if not isinstance(record, Created):
+                raise TournamentError(f"record 1 is {type(record).__name__}, not the event file")
+            spec = parse_event(record.event, record.source or "the event file")
+            state = EventState(
+                spec, {d.name: DivisionState(d, list(d.players)) for d in spec.divisions}, 1
+            )
+            continue
+        try:
+            state.apply(record)
+        except TournamentError as exc:
+            raise type(exc)(f"record {n}: {exc}") from exc
+    if state is None:
+        raise TournamentError("the event's log is empty")
+    return state

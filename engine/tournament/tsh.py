@@ -1,0 +1,151 @@
+"""An event's divisions as tsh ``.t`` files, and back.
+
+A ``.t`` line (NASPA Director's Manual, "Tournament Data Submission Formats"; tsh
+numbers players by line): ``Able, Ann 1800 2 3 0; 420 388 50; p12 1 2 0``:
+the filed name, the rating, the opponent's line number in each round paired so
+far (0 for a bye), then the player's score in each round played (a bye or
+forfeit: the spread), then tsh's ``p12`` field: 1 went first, 2 second, 0 a bye.
+Pairings may run ahead of scores (a round paired, not yet played), which is how
+tsh continues an event. Pure: text in, text out.
+"""
+
+from __future__ import annotations
+
+from engine.exports.roster import guess_filed
+from engine.tournament.errors import EventFileError
+from engine.tournament.records import Paired, Record, Result
+from engine.tournament.spec import Player
+from engine.tournament.state import DivisionState
+
+__all__ = ["TshDivision", "division_lines", "parse_t", "records_from_t"]
+
+
+def division_lines(div: DivisionState) -> list[str]:
+    """The division as ``.t`` lines, one per player in number order."""
+    rounds = sorted(div.pairings)
+    lines = []
+    for seed, player in enumerate(div.players, start=1):
+        opps: list[str] = []
+        scores: list[str] = []
+        p12: list[str] = []
+        for rnd in rounds:
+            pair = next((p for p in div.pairings[rnd].pairs if seed in p), None)
+            if pair is None:  # not paired that round (withdrawn, or not yet entered)
+                opps.append("0")
+                p12.append("0")
+                continue
+            first, second = pair
+            opp = second if seed == first else first
+            opps.append(str(opp))
+            p12.append("0" if not opp else ("1" if seed == first else "2"))
+            res = div.results.get(rnd, {}).get(pair)
+            if res is None or len(scores) < len(opps) - 1:
+                continue  # scores are by position: none after a round without one
+            mine, theirs = res.scores if seed == res.first else res.scores[::-1]
+            scores.append(str(mine - theirs if res.kind != "game" else mine))
+        line = f"{guess_filed(player.name)} {player.rating} {' '.join(opps)}; {' '.join(scores)}"
+        lines.append(f"{line.rstrip()}; p12 {' '.join(p12)}" if p12 else line)
+    return lines
+
+
+class TshDivision:
+    """A ``.t`` file read: players, opponents and scores by round."""
+
+    def __init__(self) -> None:
+        self.players: list[Player] = []
+        self.opponents: list[list[int]] = []
+        self.scores: list[list[int]] = []
+        self.p12: list[list[int]] = []
+
+
+def _name(filed: str) -> str:
+    last, sep, first = filed.partition(",")
+    return f"{first.strip()} {last.strip()}" if sep else filed.strip()
+
+
+def parse_t(text: str, source: str) -> TshDivision:
+    """Read a ``.t`` file.
+
+    Raises:
+        EventFileError: A line that is not a ``.t`` line, quoted with its number.
+    """
+    out = TshDivision()
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        where = f"{source} line {number}"
+        parts = [p.strip() for p in line.split(";")]
+        words = parts[0].split()
+        at = next((i for i, w in enumerate(words) if w.lstrip("-").isdigit()), None)
+        if at is None or at == 0:
+            raise EventFileError(
+                f"{where}: expected 'Last, First RATING OPPONENTS; SCORES', got {raw!r}"
+            )
+        try:
+            rating = int(words[at])
+            opps = [int(w) for w in words[at + 1 :]]
+            scores = [int(w) for w in parts[1].split()] if len(parts) > 1 else []
+        except ValueError:
+            raise EventFileError(
+                f"{where}: opponents and scores are whole numbers: {raw!r}"
+            ) from None
+        p12: list[int] = []
+        for extra in parts[2:]:
+            key, _, vals = extra.partition(" ")
+            if key == "p12":
+                p12 = [int(v) for v in vals.split() if v.lstrip("-").isdigit()]
+        if len(scores) > len(opps):
+            raise EventFileError(
+                f"{where}: {len(scores)} scores but {len(opps)} opponents: {raw!r}"
+            )
+        out.players.append(Player(_name(" ".join(words[:at])), rating))
+        out.opponents.append(opps)
+        out.scores.append(scores)
+        out.p12.append(p12)
+    n = len(out.players)
+    for i, opps in enumerate(out.opponents, start=1):
+        for rnd, opp in enumerate(opps, start=1):
+            if not 0 <= opp <= n:
+                raise EventFileError(
+                    f"{source}: {out.players[i - 1].name} round {rnd}: no player {opp}"
+                )
+            if opp and (rnd > len(out.opponents[opp - 1]) or out.opponents[opp - 1][rnd - 1] != i):
+                raise EventFileError(
+                    f"{source}: round {rnd}: {out.players[i - 1].name} plays "
+                    f"{out.players[opp - 1].name}, who does not play them back"
+                )
+    return out
+
+
+def records_from_t(t: TshDivision, division: str) -> list[Record]:
+    """The pairings and results a ``.t`` file holds, as records for ``division``
+    (after its :class:`~engine.tournament.records.Created`)."""
+    rounds = max((len(o) for o in t.opponents), default=0)
+    out: list[Record] = []
+    for rnd in range(1, rounds + 1):
+        pairs: list[tuple[int, int]] = []
+        results: list[Result] = []
+        for i in range(1, len(t.players) + 1):
+            opps = t.opponents[i - 1]
+            if rnd > len(opps):
+                continue
+            opp = opps[rnd - 1]
+            p12 = t.p12[i - 1]
+            went = p12[rnd - 1] if rnd <= len(p12) else 0
+            if opp and (went == 2 or (went not in (1, 2) and opp < i)):
+                continue  # the pair is written from the first player's line
+            pairs.append((i, opp))
+            mine = t.scores[i - 1]
+            if rnd > len(mine):
+                continue
+            if not opp:
+                results.append(Result(division, rnd, i, 0, (mine[rnd - 1], 0), "bye", by="tsh"))
+                continue
+            theirs = t.scores[opp - 1]
+            if rnd <= len(theirs):
+                scores = (mine[rnd - 1], theirs[rnd - 1])
+                results.append(Result(division, rnd, i, opp, scores, by="tsh"))
+        out.append(Paired(division, rnd, tuple(pairs), "tsh"))
+        out.extend(results)
+    return out
