@@ -42,6 +42,7 @@ bench: setup
 	$(VENV)/bin/python -m bench.lexicon
 	$(VENV)/bin/python -m bench.replay
 	$(VENV)/bin/python -m bench.press
+	$(VENV)/bin/python -m bench.pairing
 
 clean:
 	rm -rf $(VENV) $(TOOLS) .mypy_cache .ruff_cache .pytest_cache .hypothesis

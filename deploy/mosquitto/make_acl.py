@@ -29,6 +29,7 @@ def acl(venue: str, tables: list[str]) -> str:
         "# reads everything (replies included).",
         "user director",
         f"topic write {P}/+/+/director/commands",
+        f"topic write {P}/+/+/assignment",
         f"topic read {P}/#",
         "",
         "# Spectator screens: the two patterns above, nothing else.",
@@ -53,6 +54,7 @@ def acl(venue: str, tables: list[str]) -> str:
             f"topic read {base}/clock/events",
             f"topic read {base}/clock/status",
             f"topic read {base}/director/commands",
+            f"topic read {base}/assignment",
         ]
     return "\n".join(out) + "\n"
 

@@ -142,6 +142,7 @@ def report(
             for h in state.history
         ],
         "rulings": [{"t": r.t, "rule": r.rule, "text": r.text} for r in state.rulings],
+        "signed": list(state.signed),
         "rejected": [{"line": r.line, "reason": r.reason, "rule": r.rule} for r in rejected],
         "result": None
         if res is None

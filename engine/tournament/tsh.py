@@ -43,8 +43,9 @@ def division_lines(div: DivisionState) -> list[str]:
                 continue  # scores are by position: none after a round without one
             mine, theirs = res.scores if seed == res.first else res.scores[::-1]
             scores.append(str(mine - theirs if res.kind != "game" else mine))
-        line = f"{guess_filed(player.name)} {player.rating} {' '.join(opps)}; {' '.join(scores)}"
-        lines.append(f"{line.rstrip()}; p12 {' '.join(p12)}" if p12 else line)
+        head = " ".join([guess_filed(player.name), str(player.rating), *opps])
+        fields = [head, " ".join(scores) or " "] + ([f"p12 {' '.join(p12)}"] if p12 else [])
+        lines.append("; ".join(fields).replace(";  ;", "; ;").rstrip())
     return lines
 
 

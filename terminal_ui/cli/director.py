@@ -50,6 +50,12 @@ def register(sub: Any) -> None:
         "--round", type=int, help="the round of finished games whose logs do not give one"
     )
     cmd.add_argument("--high-contrast", action="store_true", help="the high-contrast theme")
+    cmd.add_argument(
+        "--event",
+        type=Path,
+        metavar="EVENTLOG",
+        help="the event's log: results taken from the tables as games are signed; key S",
+    )
     cmd.set_defaults(handler=run)
 
 
@@ -105,6 +111,7 @@ def run(args: argparse.Namespace) -> int:
         export_dir=args.export_dir,
         round=args.round,
         high_contrast=args.high_contrast,
+        event=args.event,
     )
     result = DirectorApp(cfg).run()
     return result or 0

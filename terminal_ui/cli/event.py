@@ -299,25 +299,15 @@ def _result(args: argparse.Namespace) -> int:
     return _guard(args, run)
 
 
-def _game_logs(paths: list[Path]) -> list[Path]:
-    """The logs named, a folder standing for every ``.sqlite`` and ``.jsonl`` in it."""
-    out: list[Path] = []
-    for p in paths:
-        if p.is_dir():
-            out += sorted(q for q in p.iterdir() if q.suffix in (".sqlite", ".jsonl"))
-        else:
-            out.append(p)
-    return out
-
-
 def _results(args: argparse.Namespace) -> int:
     def once(ledger: EventLedger, quiet: bool) -> int:
         from clock.log.files import load_log
         from engine.errors import EngineError
         from engine.tournament.intake import results_from_log
+        from terminal_ui.cli.director import log_files
 
         failed = 0
-        for path in _game_logs(args.games):
+        for path in log_files(args.games):
             try:
                 events, _ = load_log(path)
                 got = results_from_log(

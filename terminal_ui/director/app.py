@@ -27,6 +27,7 @@ the screens and the keys.
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar
@@ -39,11 +40,13 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Footer, Header, Static
 
 from clock.files import register_variant_files
+from clock.log.eventlog import LogError
 from clock.log.ruling import append_ruling
 from engine.clocktext import clock_text
 from engine.errors import EngineError
 from engine.events import Event
 from terminal_ui.director.config import DirectorConfig
+from terminal_ui.director.event import EventDesk, signed_result
 from terminal_ui.director.exports import (
     ExportReport,
     KnownGame,
@@ -53,6 +56,7 @@ from terminal_ui.director.exports import (
 )
 from terminal_ui.director.rows import Row, snapshot_row, sort_rows
 from terminal_ui.director.rulings import RulingKind
+from terminal_ui.director.screens.event import EventScreen
 from terminal_ui.director.screens.export import ExportScreen
 from terminal_ui.director.screens.ruling import RulingScreen
 from terminal_ui.director.screens.timeline import TimelineScreen
@@ -101,7 +105,7 @@ class DirectorApp(App[int]):
     #feedback { height: auto; padding: 0 1; }
     #timeline #left { width: 1fr; padding: 0 1; }
     #timeline #left Static { height: auto; margin-bottom: 1; }
-    RulingScreen, ExportScreen { align: center middle; }
+    RulingScreen, ExportScreen, EventScreen { align: center middle; }
     #dialog { width: 90; height: auto; max-height: 90%; border: thick $primary;
               background: $surface; padding: 1 2; }
     #rounds { height: auto; }
@@ -126,6 +130,10 @@ class DirectorApp(App[int]):
         self.feedback = ""
         """The answer to the last ruling."""
         self._problems: list[str] = []
+        self.desk: EventDesk | None = None
+        """The event (``--event``), when the console runs one."""
+        self._event_versions: dict[str, str] = {}
+        """Broker: the signed result whose log was last handed to the event, by table."""
 
     # --- layout -------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -148,6 +156,11 @@ class DirectorApp(App[int]):
         else:
             self.sub_title = f"{self.config.name} | {len(self.config.logs)} log file(s)"
             self._load_files()
+        if self.config.event is not None:
+            try:
+                self.desk = EventDesk(self.config.event)
+            except (OSError, EngineError, LogError) as exc:
+                self._problems.append(f"--event {self.config.event}: {exc}")
         self.refresh_overview()
         self.set_interval(self.config.refresh_s, self.refresh_overview)
 
@@ -226,10 +239,65 @@ class DirectorApp(App[int]):
                 rows.append(file_row(table, wall, alert))
         self.rows = sort_rows(rows)
         self._draw_rows()
+        self._feed_event()
         banner = escape(self._banner())
         if banner != self._banner_text:
             self._banner_text = banner
             self.query_one("#banner", Static).update(banner)
+
+    # --- the event ----------------------------------------------------------------------------
+    def _feed_event(self) -> None:
+        """Hand the event every table log that changed (offline), or ask for the log of
+        each table whose state shows a signed result (broker)."""
+        desk = self.desk
+        if desk is None:
+            return
+        if self.config.broker is None:
+            for table in self.tables.values():
+                if table.has_log:
+                    self._take(table.label, table.events, table.signature)
+            return
+        link = self.link
+        if link is None:
+            return
+        for topics, snap in list(link.tables.items()):
+            doc = snap.doc
+            if doc is not None and signed_result(doc):
+                key = f"{topics.venue}/{topics.table}"
+                state = doc["state"]
+                self._fetch_for_event(key, json.dumps([state["players"], state["result"]]))
+
+    def _take(self, name: str, events: Sequence[tuple[int, Event]], key: object) -> None:
+        assert self.desk is not None
+        try:
+            self.desk.take(name, events, key)
+        except (EngineError, LogError) as exc:
+            self.desk.news.append(f"{name}: {exc}")
+
+    @work(group="event")
+    async def _fetch_for_event(self, key: str, version: str) -> None:
+        table = self.tables.get(key)
+        if table is None or self.desk is None or self._event_versions.get(key) == version:
+            return
+        self._event_versions[key] = version
+        problem = await self.load_log(table)
+        if problem:
+            self.desk.news.append(f"{key}: {problem}")
+            return
+        self._take(key, table.events, version)
+
+    def action_event(self) -> None:
+        """The event screen: the round in play and the standings (``--event``)."""
+        if isinstance(self.screen, ModalScreen):
+            return
+        desk = self.desk
+        if desk is None:
+            self.feedback = (
+                "no event: start the console with --event EVENTLOG (rackclock event new)"
+            )
+            self.query_one("#feedback", Static).update(escape(self.feedback))
+            return
+        self.push_screen(EventScreen(lambda: desk.text(self.rows)))
 
     def _banner(self) -> str:
         if self.config.broker is not None:

@@ -53,6 +53,7 @@ KEYMAP: tuple[Key, ...] = (
     Key("e", "ruling('end')", "End game", ("director",), priority=False),
     Key("p", "ruling('appeal')", "Appeal", ("director",), priority=False),
     Key("x", "export", "Export", ("director",), priority=False),
+    Key("s", "event", "Event", ("director",), priority=False),
     Key("ctrl+b", "toggle_board", "Board", ("table",)),
     Key("ctrl+n", "next_game", "Next game", ("table",)),
     Key("ctrl+t", "toggle_contrast", "Contrast", ("table", "scorekeeper", "director")),

@@ -138,7 +138,14 @@ def acl_broker(mosquitto_factory: BrokerFactory) -> Broker:
 
 @pytest.fixture
 def clients(acl_broker: Broker) -> Iterator[dict[str, Client]]:
-    users = ["director", "viewer", "clock-club-t1", "table-club-t1", "clock-club-t2"]
+    users = [
+        "director",
+        "viewer",
+        "clock-club-t1",
+        "table-club-t1",
+        "clock-club-t2",
+        "table-club-t2",
+    ]
     made = {u: Client(acl_broker, u) for u in users}
     try:
         for c in made.values():
@@ -191,6 +198,10 @@ WRITES = [
     ("table-club-t1", f"{P}/t1/director/commands", False),
     ("clock-club-t1", f"{P}/t1/director/commands", False),
     ("viewer", f"{P}/t1/director/commands", False),
+    # only the director's event publishes a table's assignment
+    ("director", f"{P}/t1/assignment", True),
+    ("table-club-t1", f"{P}/t1/assignment", False),
+    ("viewer", f"{P}/t1/assignment", False),
     ("director", f"{P}/t1/state", False),
     ("director", f"{P}/t1/clock/commands", False),
     # a viewer writes nothing
@@ -226,6 +237,9 @@ READS = [
     ("table-club-t1", "clock-club-t1", f"{P}/t1/clock/events", True),
     ("table-club-t1", "director", f"{P}/t1/director/commands", True),
     ("director", "table-club-t1", f"{P}/t1/director/replies/desk-1", True),
+    # a table reads its own assignment, not another table's
+    ("table-club-t1", "director", f"{P}/t1/assignment", True),
+    ("table-club-t2", "director", f"{P}/t1/assignment", False),
 ]
 
 

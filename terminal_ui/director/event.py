@@ -1,0 +1,120 @@
+"""The event at the director's desk (``rackclock director --event EVENTLOG``): results
+taken from the tables as their games are signed, and the round and standings live.
+
+Pure of Textual: :class:`EventDesk` holds the event's log; the console feeds it
+each table's log when it changes (offline) or when a table's state shows a
+signed result (broker), and asks it for the text of the event screen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from clock.event.ledger import EventLedger
+from engine.clocktext import clock_text
+from engine.events import Event
+from engine.tournament.intake import results_from_log
+from engine.tournament.live import live_standings
+from engine.tournament.state import DivisionState, EventState
+from terminal_ui.director.rows import Row
+
+__all__ = ["EventDesk", "signed_result"]
+
+
+def signed_result(doc: dict[str, object]) -> bool:
+    """Whether a table's published state shows a result both players signed."""
+    state = doc.get("state")
+    if not isinstance(state, dict):
+        return False
+    return state.get("result") is not None and state.get("signed") == [True, True]
+
+
+class EventDesk:
+    """The event's log, open while the console runs."""
+
+    def __init__(self, path: Path) -> None:
+        """Open the event's log.
+
+        Raises:
+            LogError, TournamentError: It cannot be read.
+        """
+        self.ledger = EventLedger.open(path)
+        self.news: list[str] = []
+        """What the desk did, newest last (results taken, games it could not place)."""
+        self._taken: dict[str, object] = {}
+
+    @property
+    def state(self) -> EventState:
+        """The event now."""
+        return self.ledger.state
+
+    def close(self) -> None:
+        """Close the event's log."""
+        self.ledger.close()
+
+    def take(self, name: str, events: Sequence[tuple[int, Event]], key: object) -> None:
+        """Take the signed results of a table's log (again only when ``key`` changed)."""
+        if self._taken.get(name) == key:
+            return
+        self._taken[name] = key
+        got = results_from_log(self.state, name, events)
+        for res in got.results:
+            self.ledger.append(res)
+            div = self.state.division(res.division)
+            a, b = res.scores
+            self.news.append(
+                f"round {res.round}: {div.name(res.first)} {a} - {b} {div.name(res.second)} "
+                f"(from {name})"
+            )
+        self.news += [n for n in got.notes if "waiting" not in n and "not finished" not in n]
+        del self.news[:-20]
+
+    def text(self, rows: Iterable[Row]) -> str:
+        """The event screen: each division's current round with the tables' live
+        scores, and its standings with the games in play counted as they stand."""
+        live = {frozenset(r.players): r for r in rows}
+        out = [self.state.spec.name or "the event"]
+        for div in self.state.divisions.values():
+            out += ["", *_division(div, live)]
+        if self.news:
+            out += ["", "Taken from the tables:", *(f"  {n}" for n in self.news[-8:])]
+        return "\n".join(out)
+
+
+def _division(div: DivisionState, live: dict[frozenset[str], Row]) -> list[str]:
+    if not div.pairings:
+        return [f"Division {div.spec.name}: no round paired yet"]
+    rnd = max(div.pairings)
+    paired = div.pairings[rnd]
+    out = [f"Division {div.spec.name}, round {rnd} of {div.spec.rounds} ({paired.system})"]
+    scores: dict[tuple[int, int], tuple[int, int]] = {}
+    for n, (a, b) in enumerate(paired.pairs, start=1):
+        if not b:
+            out.append(f"  bye    {div.name(a)}")
+            continue
+        res = div.results.get(rnd, {}).get((a, b))
+        row = live.get(frozenset((div.name(a), div.name(b))))
+        if res is not None:
+            state = f"{res.scores[0]} - {res.scores[1]}  result in"
+        elif row is not None:
+            sa, sb = row.scores if row.players[0] == div.name(a) else row.scores[::-1]
+            scores[(a, b)] = (sa, sb)
+            clocks = " / ".join(clock_text(ms) for ms in row.remaining_ms)
+            state = f"{sa} - {sb}  {row.phase_text}, clocks {clocks}"
+        else:
+            state = "not started"
+        out.append(f"  {n:>3}  {div.name(a)} (first) v {div.name(b)}: {state}")
+    done = not div.missing(rnd)
+    table = div.standings(rnd) if done else live_standings(div, rnd, scores)
+    title = (
+        f"Standings after round {rnd}"
+        if done
+        else (f"Standings after round {rnd - 1}, with the games in play as they stand")
+    )
+    out += ["", title, "  rank  W-L      spread  player"]
+    out += [
+        f"  {r.rank:>4}  {f'{r.wins:g}-{r.losses:g}':<7} {r.spread:>+7}  {div.name(r.seed)}"
+        for r in table
+    ]
+    return out
