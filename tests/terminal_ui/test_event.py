@@ -11,21 +11,29 @@ import sys
 from pathlib import Path
 
 import pytest
+from msgspec.structs import replace
 
 from clock.event.ledger import EventLedger, verify_ledger
 from clock.log.eventlog import EventLog, LogError
+from clock.table.service import TableService
+from clock.timeline import FakeTimeline
 from engine.events import ClockPressed, EndRacks, Event, GameStarted, Passed, Signed, TilesPlaced
 from engine.tournament.errors import EventFileError, PairingError
 from engine.tournament.pairing.draw import draw
 from engine.tournament.records import Entered, Result, Withdrew
 from engine.tournament.spec import Player, parse_event
 from engine.tournament.tsh import division_lines, parse_t, records_from_t
+from firmware_bridge.venue.mqtt_session import parse_url
+from firmware_bridge.venue.publisher import TablePublisher
 from terminal_ui.director.app import DirectorApp
 from terminal_ui.director.config import DirectorConfig
 from terminal_ui.director.screens.event import EventScreen
+from terminal_ui.scorekeeper.app import ScorekeeperApp
+from terminal_ui.scorekeeper.config import ScorekeeperConfig
 from terminal_ui.shared.assignment import AssignmentError, load_assignment
 from terminal_ui.table.app import TableApp
 from terminal_ui.table.config import TableConfig
+from tests.helpers import Broker
 
 RACKCLOCK = str(Path(sys.executable).parent / "rackclock")
 
@@ -294,3 +302,65 @@ async def test_the_director_takes_signed_results_and_shows_the_standings(tmp_pat
         await pilot.press("escape")
     with EventLedger.open(log) as ledger:
         assert list(ledger.state.division("A").results[1]) == [(1, 2)]
+
+
+async def test_the_director_on_the_broker_takes_a_signed_result(
+    tmp_path: Path, mosquitto: Broker
+) -> None:
+    log = new_event(tmp_path)
+    settings = parse_url(mosquitto.url("/club/t1"))
+    svc = TableService(tmp_path / "t1.sqlite", timeline=FakeTimeline(1_000_000), heartbeat_ms=0)
+    async with svc, TablePublisher(svc, settings, expiry_s=10, refresh_s=0.2):
+        played = game(("Ann Able", "Ben Baker"), ("AEIRSTT", "AEILNOU"), rnd=1, sign=True)
+        for ev in played:
+            ack = await svc.submit(replace(ev, t=None), "test")
+            assert ack.accepted, ack.reason
+        cfg = DirectorConfig(broker=mosquitto.url(), desk="test-desk", event=log)
+        app = DirectorApp(cfg)
+        async with app.run_test(size=(120, 40)) as pilot:
+            for _ in range(200):
+                if app.desk is not None and app.desk.state.division("A").results:
+                    break
+                await pilot.pause(0.05)
+            assert app.desk is not None
+            res = app.desk.state.division("A").results[1][(1, 2)]
+            assert (res.scores, res.by) == ((25, -7), "table")
+            assert res.game.startswith("club/t1 sha256:")
+    with EventLedger.open(log) as ledger:
+        assert list(ledger.state.division("A").results[1]) == [(1, 2)]
+
+
+async def test_the_scorekeeper_starts_with_the_assignment(tmp_path: Path) -> None:
+    log = new_event(tmp_path)
+    got = load_assignment(f"{log}@t2")
+    cfg = ScorekeeperConfig(
+        log=tmp_path / "sk.sqlite",
+        variant="toronto-speed",
+        players=got.players,
+        round=got.round,
+        division=got.division,
+        table=got.table_name,
+        timeline=FakeTimeline(),
+        heartbeat_ms=0,
+    )
+    app = ScorekeeperApp(cfg)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(100):
+            if app.state.variant is not None:
+                break
+            await pilot.pause(0.02)
+        assert app.state.players == ("Cid Cole", "Dee Dunn")
+    with EventLog.open(tmp_path / "sk.sqlite", create=False) as glog:
+        first = next(ev for _, ev in glog.events())
+    assert isinstance(first, GameStarted)
+    assert (first.round, first.division, first.table) == (1, "A", "t2")
+
+
+def test_a_bad_assignment_is_refused_before_the_screen(tmp_path: Path) -> None:
+    for command in ("table", "scorekeeper", "serve"):
+        done = rackclock(
+            command, "--assignment", tmp_path / "nothing.sqlite", "--log", tmp_path / "x.sqlite"
+        )
+        assert done.returncode == 2, (command, done.stderr)
+        assert "EVENTLOG@TABLE" in done.stderr
+        assert "Traceback" not in done.stderr
