@@ -17,10 +17,9 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import time
-from collections.abc import Callable
 from functools import partial
 
+from bench.stats import best_time
 from engine.tournament.pairing import schedule
 from engine.tournament.pairing.draw import draw
 from engine.tournament.pairing.ranked import koth_ideal
@@ -60,15 +59,6 @@ def _played(players: int, rounds: int, system: str, seed: int) -> DivisionState:
     return div
 
 
-def _best(run: Callable[[], object], repeat: int) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - t0)
-    return best
-
-
 def _floor(div: DivisionState, rnd: int) -> Paired:
     """The standings, then the ideal KOTH pairs as they stand."""
     ranked = [row.seed for row in div.standings(rnd - 1, div.active(rnd))]
@@ -94,13 +84,13 @@ def main(argv: list[str] | None = None) -> int:
         floor = 0.0
         for system in SYSTEMS:
             div = _played(n, args.rounds, system, args.seed)
-            row[system] = _best(partial(draw, div, nxt), args.repeat)
-            floor = _best(partial(_floor, div, nxt), args.repeat)
+            row[system] = best_time(partial(draw, div, nxt), args.repeat)
+            floor = best_time(partial(_floor, div, nxt), args.repeat)
         row["floor"] = floor
         out[str(n)] = row
         cells = " ".join(f"{row[s] * 1000:9.1f} ({row[s] / floor:5.1f}x)" for s in SYSTEMS)
         print(f"{n:>7} {floor * 1000:9.2f} {cells}")
-    rr = _best(lambda: schedule.round_robin(30, 29), args.repeat)
+    rr = best_time(lambda: schedule.round_robin(30, 29), args.repeat)
     print(f"round robin schedule, 30 players, 29 rounds: {rr * 1000:.2f} ms")
     worst200 = max((out["200"][s] for s in ("swiss", "koth")), default=0.0) if "200" in out else 0.0
     met = worst200 < FLOOR_200_S and rr < FLOOR_RR30_S

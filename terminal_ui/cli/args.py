@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict
 
 if TYPE_CHECKING:
     from engine.tournament.assignment import Assignment
 
-__all__ = ["add_assignment", "assignment", "players"]
+__all__ = ["GameFields", "add_assignment", "game_fields", "players"]
 
 
 def players(text: str) -> tuple[str, str]:
@@ -29,7 +29,45 @@ def add_assignment(cmd: argparse.ArgumentParser) -> None:
     )
 
 
-def assignment(args: argparse.Namespace) -> Assignment | None:
+class GameFields(TypedDict):
+    """A new game's part of a table's configuration: from ``--assignment``, or from
+    ``--variant``, ``--players`` and ``--first``."""
+
+    variant: str
+    players: tuple[str, str]
+    first: int
+    round: int | None
+    division: str | None
+    table: str | None
+
+
+def game_fields(args: argparse.Namespace) -> GameFields:
+    """The new game's fields; ``--assignment`` wins over the separate options.
+
+    Raises:
+        ValueError, EngineError: The assignment cannot be had, with the reason.
+    """
+    game = _assignment(args)
+    if game is None:
+        return GameFields(
+            variant=args.variant,
+            players=args.players,
+            first=args.first,
+            round=None,
+            division=None,
+            table=None,
+        )
+    return GameFields(
+        variant=game.variant,
+        players=game.players,
+        first=0,  # the assignment names the starter first
+        round=game.round,
+        division=game.division,
+        table=game.table_name,
+    )
+
+
+def _assignment(args: argparse.Namespace) -> Assignment | None:
     """The game ``--assignment`` names, if given; its variant is checked.
 
     Raises:

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from terminal_ui.cli.args import add_assignment, assignment, players
+from terminal_ui.cli.args import add_assignment, game_fields, players
 
 __all__ = ["register"]
 
@@ -56,18 +56,13 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         load_variant(args.variant)  # a bad variant is refused before the screen opens
-        game = assignment(args)
+        game = game_fields(args)
     except (EngineError, ValueError) as exc:
         sys.stderr.write(f"rackclock scorekeeper: {exc}\n")
         return 2
     cfg = ScorekeeperConfig(
         log=args.log or default_log_path(),
-        variant=game.variant if game else args.variant,
-        players=game.players if game else args.players,
-        first=0 if game else args.first,
-        round=game.round if game else None,
-        division=game.division if game else None,
-        table=game.table_name if game else None,
+        **game,
         clock=args.clock,
         new_game=args.new_game,
         high_contrast=args.high_contrast,

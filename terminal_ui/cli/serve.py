@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import EngineError
-from terminal_ui.cli.args import add_assignment, assignment, players
+from terminal_ui.cli.args import add_assignment, game_fields, players
 
 __all__ = ["register"]
 
@@ -66,22 +66,17 @@ def run(args: argparse.Namespace) -> int:
     from firmware_bridge.host.devices import open_table
 
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    if args.variant is None and not args.assignment:
+        sys.stderr.write("rackclock serve: give --variant (or --assignment)\n")
+        return 2
     try:
-        game = assignment(args)
+        game = game_fields(args)
     except (EngineError, ValueError) as exc:
         sys.stderr.write(f"rackclock serve: {exc}\n")
         return 2
-    if game is None and args.variant is None:
-        sys.stderr.write("rackclock serve: give --variant (or --assignment)\n")
-        return 2
     spec = TableSpec(
         log=args.log,
-        variant=game.variant if game else args.variant,
-        players=game.players if game else args.players,
-        first=0 if game else args.first,
-        round=game.round if game else None,
-        division=game.division if game else None,
-        table=game.table_name if game else None,
+        **game,
         mode=args.mode,
         clock=args.clock,
         authority=args.authority,
