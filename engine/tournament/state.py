@@ -73,11 +73,25 @@ class DivisionState:
         ratings = self.ratings
         return sorted(seeds, key=lambda s: (-ratings[s], s))
 
+    def result(self, round_: int, pair: tuple[int, int]) -> Result | None:
+        """The result of a pairing: the one recorded, else for a bye the win by the
+        division's bye spread it is by rule (nobody has to record a bye), else None."""
+        res = self.results.get(round_, {}).get(pair)
+        if res is None and not pair[1]:
+            return Result(self.spec.name, round_, pair[0], 0, (self.spec.bye_spread, 0), "bye")
+        return res
+
+    def round_results(self, round_: int) -> list[Result]:
+        """The results of a round so far, byes included, in the pairing's order."""
+        paired = self.pairings.get(round_)
+        pairs = paired.pairs if paired is not None else tuple(self.results.get(round_, {}))
+        return [r for p in pairs if (r := self.result(round_, p)) is not None]
+
     def outcomes(self) -> dict[int, list[Outcome]]:
         """Each seed's results so far, in round order."""
         out: dict[int, list[Outcome]] = {}
-        for rnd in sorted(self.results):
-            for res in self.results[rnd].values():
+        for rnd in sorted(set(self.results) | set(self.pairings)):
+            for res in self.round_results(rnd):
                 a, b = res.first, res.second
                 out.setdefault(a, []).append(
                     Outcome(rnd, b, res.scores[0], res.scores[1], res.kind)
@@ -104,8 +118,7 @@ class DivisionState:
         paired = self.pairings.get(round_)
         if paired is None:
             return []
-        have = self.results.get(round_, {})
-        return [p for p in paired.pairs if p not in have]
+        return [p for p in paired.pairs if self.result(round_, p) is None]
 
     def meetings(self) -> dict[frozenset[int], list[int]]:
         """The rounds in which each two players were paired."""

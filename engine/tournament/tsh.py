@@ -38,7 +38,7 @@ def division_lines(div: DivisionState) -> list[str]:
             opp = second if seed == first else first
             opps.append(str(opp))
             p12.append("0" if not opp else ("1" if seed == first else "2"))
-            res = div.results.get(rnd, {}).get(pair)
+            res = div.result(rnd, pair)
             if res is None or len(scores) < len(opps) - 1:
                 continue  # scores are by position: none after a round without one
             mine, theirs = res.scores if seed == res.first else res.scores[::-1]

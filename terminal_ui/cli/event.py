@@ -175,7 +175,7 @@ def _show(args: argparse.Namespace) -> int:
 def _print_pairs(div: DivisionState, rnd: int) -> None:
     paired = div.pairings[rnd]
     for table, (a, b) in enumerate(paired.pairs, start=1):
-        res = div.results.get(rnd, {}).get((a, b))
+        res = div.result(rnd, (a, b))
         score = f"  {res.scores[0]}-{res.scores[1]}" if res is not None and b else ""
         if b:
             print(f"    table {table:>3}: {div.name(a)} (first) v {div.name(b)}{score}")
@@ -349,7 +349,8 @@ def _standings(args: argparse.Namespace) -> int:
     def run() -> int:
         with _open(args) as ledger:
             for div in _divisions(ledger.state, args.division):
-                through = args.round or max(div.results, default=0)
+                played = [r for r in div.pairings if div.round_results(r)]
+                through = args.round or max(played, default=0)
                 print(f"division {div.spec.name} after round {through}:")
                 print("  rank  W-L        spread  player")
                 for row in div.standings(through):
@@ -406,8 +407,8 @@ def _export(args: argparse.Namespace) -> int:
                 return 0
             games = []
             for div in divs:
-                for rnd, results in sorted(div.results.items()):
-                    for res in results.values():
+                for rnd in sorted(div.pairings):
+                    for res in div.round_results(rnd):
                         a, b = res.scores
                         winner = None if a == b else (0 if a > b else 1)
                         reason = {"bye": "bye", "forfeit": "forfeit"}.get(res.kind, "out")

@@ -93,7 +93,7 @@ def _division(div: DivisionState, live: dict[frozenset[str], Row]) -> list[str]:
         if not b:
             out.append(f"  bye    {div.name(a)}")
             continue
-        res = div.results.get(rnd, {}).get((a, b))
+        res = div.result(rnd, (a, b))
         row = live.get(frozenset((div.name(a), div.name(b))))
         if res is not None:
             state = f"{res.scores[0]} - {res.scores[1]}  result in"

@@ -43,11 +43,9 @@ def event(players: int, rounds: int, plan: str, **extra: object) -> EventState:
 def play(ev: EventState, rnd: int, rng: random.Random) -> None:
     div = ev.division("A")
     for a, b in div.pairings[rnd].pairs:
-        if b:
+        if b:  # a bye needs no result: it is a win by the bye spread
             scores = (rng.randrange(250, 550), rng.randrange(250, 550))
             ev.apply(Result("A", rnd, a, b, scores))
-        else:
-            ev.apply(Result("A", rnd, a, 0, (50, 0), kind="bye"))
 
 
 def row(seed: int, wins: float, spread: int = 0) -> Standing:
@@ -251,3 +249,18 @@ def test_john_green_end_to_end() -> None:
     assert byes[:5] == [1, 3, 5, 2, 4]
     table = [r.seed for r in div.standings(5)]
     assert byes[5] == (6 if table.index(6) > table.index(7) else 7)
+
+
+def test_a_bye_is_a_win_by_fifty_without_being_recorded() -> None:
+    ev = event(5, 3, '{ rounds = "1-3", system = "swiss" }')
+    div = ev.division("A")
+    ev.apply(draw(div, 1))
+    bye = next(a for a, b in div.pairings[1].pairs if not b)
+    assert bye == 5  # the lowest rated (the manual: "the lowest rated player ... the first bye")
+    assert div.missing(1) == [p for p in div.pairings[1].pairs if p[1]]
+    play(ev, 1, random.Random(2))
+    assert div.missing(1) == []
+    row = next(r for r in div.standings(1) if r.seed == bye)
+    assert (row.wins, row.spread, row.byes) == (1.0, 50, 1)
+    ev.apply(draw(div, 2))  # round 2 pairs: nothing is left waiting for the bye
+    assert next(a for a, b in div.pairings[2].pairs if not b) != bye
