@@ -18,6 +18,7 @@ from engine.errors import Refusal
 from engine.events import Event, GameStarted, decode_event
 from engine.rules.machine import advance, apply
 from engine.rules.procedures.common import penalty
+from engine.rules.procedures.turn import DRIFT_RULE
 from engine.rules.state import GameState, Phase
 
 __all__ = ["Rejected", "parse_jsonl", "replay", "report", "split_games"]
@@ -98,10 +99,23 @@ def replay(
     return st, rejected
 
 
+LIVE_RULINGS = 3
+"""The latest rulings a live report keeps (with every clock drift ruling)."""
+
+
 def report(
-    state: GameState, now: int | None = None, rejected: Iterable[Rejected] = ()
+    state: GameState,
+    now: int | None = None,
+    rejected: Iterable[Rejected] = (),
+    *,
+    live: bool = False,
 ) -> dict[str, Any]:
-    """The state as a JSON-ready dict (the ``replay --json`` form), clocks read at ``now``."""
+    """The state as a JSON-ready dict (the ``replay --json`` form), clocks read at ``now``.
+
+    ``live``: the small form a venue's screens refresh from (docs/mqtt.md, "Live"):
+    no board, history or refused lines, and only the latest rulings and those on a
+    clock's drift (which stay flagged for the director).
+    """
     t = state.t if now is None else now
     over = state.phase in (Phase.END_RACKS, Phase.OVER)
     clocks = []
@@ -116,7 +130,12 @@ def report(
             }
         )
     res = state.result
-    return {
+    rulings = [
+        {"t": r.t, "rule": r.rule, "text": r.text}
+        for i, r in enumerate(state.rulings)
+        if not live or i >= len(state.rulings) - LIVE_RULINGS or DRIFT_RULE in r.rule
+    ]
+    doc = {
         "variant": state.variant.name if state.variant else None,
         "players": list(state.players),
         "mode": state.mode,
@@ -128,7 +147,9 @@ def report(
         "clocks": clocks,
         "neutralized": state.clock.neutral,
         "bag": state.bag if state.mode == "board" else None,
-        "board": state.board.render().splitlines() if state.board is not None else None,
+        "board": state.board.render().splitlines()
+        if state.board is not None and not live
+        else None,
         "history": [
             {
                 "t": h.t,
@@ -139,9 +160,9 @@ def report(
                 "total": h.total,
                 "remaining_ms": h.remaining_ms,
             }
-            for h in state.history
+            for h in (() if live else state.history)
         ],
-        "rulings": [{"t": r.t, "rule": r.rule, "text": r.text} for r in state.rulings],
+        "rulings": rulings,
         "signed": list(state.signed),
         "rejected": [{"line": r.line, "reason": r.reason, "rule": r.rule} for r in rejected],
         "result": None
@@ -155,3 +176,7 @@ def report(
             "spread_recorded": state.variant.spread_recorded if state.variant else True,
         },
     }
+    if live:
+        for key in ("board", "history", "rejected"):
+            del doc[key]
+    return doc

@@ -2,8 +2,8 @@
 
 :class:`DirectorLink` holds one persistent MQTT session that
 
-- subscribes to every table's retained ``state`` and ``status``
-  (``rackclock/v1/+/+/state``, ``.../status``) and keeps the latest of each in
+- subscribes to every table's retained ``live`` document and ``status``
+  (``rackclock/v1/+/+/live``, ``.../status``) and keeps the latest of each in
   :attr:`DirectorLink.tables` (a :class:`TableSnapshot` per table), calling
   ``on_change`` after each;
 - sends director commands (docs/mqtt.md, "Director commands and replies"):
@@ -55,7 +55,7 @@ class TableSnapshot:
     table: TableTopics
     """Which table."""
     doc: dict[str, Any] | None = None
-    """The latest table state (docs/mqtt.md, "Table state"); None: none heard yet."""
+    """The latest live document (docs/mqtt.md, "Table state"); None: none heard yet."""
     removed: bool = False
     """The table removed its retained state (a clean stop); ``doc`` is the last one."""
     received_wall_ms: int = 0
@@ -125,7 +125,8 @@ class DirectorLink:
         self._on_change = on_change
         self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
         host = socket.gethostname().translate(_UNSAFE) or "host"
-        subs = [f"{PREFIX}/+/+/state", f"{PREFIX}/+/+/status"]
+        # the small live documents, not the snapshots: a venue's traffic stays small
+        subs = [f"{PREFIX}/+/+/live", f"{PREFIX}/+/+/status"]
         if broker.protocol == 5:
             subs.append(f"{PREFIX}/+/+/director/replies/{self.desk}")
         else:  # 3.1.1: replies come to director/replies, matched by id
@@ -176,7 +177,7 @@ class DirectorLink:
         except TopicError:
             self.garbage += 1
             return
-        if suffix == "state":
+        if suffix == "live":
             self._on_state(table, payload)
         elif suffix == "status":
             self._snapshot(table).online = payload.strip() == b"online"
@@ -184,7 +185,7 @@ class DirectorLink:
 
     def _on_state(self, table: TableTopics, payload: bytes) -> None:
         snap = self._snapshot(table)
-        if not payload:  # a clean stop removed the retained state
+        if not payload:  # a clean stop removed the retained document
             snap.removed = True
         else:
             try:

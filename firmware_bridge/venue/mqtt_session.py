@@ -40,6 +40,7 @@ from paho.mqtt.properties import Properties
 from firmware_bridge.venue.topics import TableTopics, table_from_path
 
 __all__ = [
+    "DEFAULT_KEEPALIVE_S",
     "PASSWORD_ENV",
     "Backoff",
     "BrokerSettings",
@@ -54,6 +55,13 @@ log = logging.getLogger(__name__)
 
 PASSWORD_ENV = "RACKCLOCK_MQTT_PASSWORD"
 """Read for the password when a URL has a user name but no password."""
+
+
+DEFAULT_KEEPALIVE_S = 20
+"""MQTT keepalive: a dead connection is noticed within 1.5 times this. 20 s, not
+5: a venue's machines under load must not drop connections for a late PINGREQ
+(a thousand of them reconnecting at once), and a table's clock and status still
+turn ``offline`` within half a minute."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +108,7 @@ class BrokerSettings:
     """TLS options; None for plain TCP."""
     table: TableTopics | None = None
     """The table the URL's path names, if any."""
-    keepalive: int = 5
+    keepalive: int = DEFAULT_KEEPALIVE_S
     """Seconds between pings: a silent peer is noticed after about 1.5 times this."""
     protocol: Literal[5, 4] = 5
     """MQTT 5 (default) or 4 (that is, 3.1.1: no properties; sessions via clean_session)."""
@@ -150,7 +158,7 @@ def parse_url(url: str, *, tls: TlsOptions | None = None) -> BrokerSettings:
     elif query.get("protocol", "5") != "5":
         raise ValueError(f"broker URL {url!r}: protocol must be 5 or 3.1.1")
     try:
-        keepalive = int(query.get("keepalive", "5"))
+        keepalive = int(query.get("keepalive", str(DEFAULT_KEEPALIVE_S)))
     except ValueError:
         raise ValueError(f"broker URL {url!r}: keepalive must be whole seconds") from None
     username = unquote(parts.username) if parts.username else None

@@ -2,11 +2,17 @@
 
 :class:`TablePublisher` attaches to a running :class:`clock.table.service.TableService`:
 
-- after every update (and every ``refresh_s`` seconds, because the clocks move)
-  it publishes the table state, ``engine.rules.replay.report`` plus the device status,
-  **retained** with a **message expiry** of ``expiry_s``: a viewer that connects
-  later gets the latest state at once, and a state nobody refreshes disappears,
-  so stale times never look live;
+- each committed event goes out once on ``events`` (QoS 1, not retained, well
+  under 1 kB: the event and the log's ``seq``, so a consumer sees a gap);
+- after every update, and every ``refresh_s`` seconds while nothing happens, the
+  small **live** document (clocks, scores, phase, result, signatures, device:
+  ``report(..., live=True)``) goes to ``live``, **retained** with a **message
+  expiry** of ``expiry_s``: a viewer that connects later has it at once, and one
+  nobody refreshes disappears, so stale times never look live;
+- the full **snapshot** (the whole report: board, history, rulings) goes to
+  ``state``, retained, only when it is worth it: on connecting, when the phase
+  changes, when the director asks (``{"type": "get_state"}``), and at most every
+  ``snapshot_s`` seconds while the log's ``seq`` moves; an idle table sends none;
 - it publishes a retained ``online`` on ``status``, with ``offline`` as its will;
   a clean close removes the retained state and publishes ``offline`` itself
   (a clean disconnect fires no will);
@@ -40,7 +46,7 @@ from msgspec.structs import replace
 
 from clock.log.eventlog import LogError, export_jsonl
 from clock.table.service import Ack, TableService, Update
-from engine.events import decode_event
+from engine.events import decode_event, encode_event
 from engine.rules.replay import report
 from firmware_bridge.venue.mqtt_session import (
     BrokerSettings,
@@ -50,7 +56,7 @@ from firmware_bridge.venue.mqtt_session import (
 )
 from firmware_bridge.venue.topics import TableTopics, client_id
 
-__all__ = ["GET_LOG", "STATE_VERSION", "TablePublisher", "ack_reply"]
+__all__ = ["GET_LOG", "GET_STATE", "STATE_VERSION", "TablePublisher", "ack_reply"]
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +66,8 @@ _REMEMBERED_IDS = 256
 _SUBMIT_TIMEOUT_S = 5.0
 GET_LOG = "get_log"
 """The director command that asks for the table's event log (not an event)."""
+GET_STATE = "get_state"
+"""The command that asks for a fresh snapshot on ``state`` (a consumer that saw a gap)."""
 
 
 def ack_reply(ack: Ack, ident: str | None) -> dict[str, Any]:
@@ -90,8 +98,10 @@ class TablePublisher:
         broker: The broker; its ``table`` is used when ``table`` is not given.
         table: Which table this is.
         identifier: MQTT client id; by default derived from role ``table``.
-        expiry_s: Message expiry of the retained state.
-        refresh_s: Republish the state this often when nothing happens.
+        expiry_s: Message expiry of the retained live document.
+        refresh_s: Republish the live document this often when nothing happens.
+        snapshot_s: At most one snapshot this often while only the seq moves.
+        snapshot_expiry_s: Message expiry of the retained snapshot.
     """
 
     def __init__(
@@ -101,8 +111,10 @@ class TablePublisher:
         table: TableTopics | None = None,
         *,
         identifier: str | None = None,
-        expiry_s: int = 10,
-        refresh_s: float = 3.0,
+        expiry_s: int = 60,
+        refresh_s: float = 30.0,
+        snapshot_s: float = 60.0,
+        snapshot_expiry_s: int = 3600,
     ) -> None:
         table = table or broker.table
         if table is None:
@@ -116,9 +128,21 @@ class TablePublisher:
         self.expiry_s = expiry_s
         """Message expiry of the retained state, seconds."""
         self.refresh_s = refresh_s
-        """Seconds between republications when nothing changes."""
+        """Seconds between republications of the live document when nothing changes."""
+        self.snapshot_s = snapshot_s
+        """Seconds between snapshots while only the seq moves."""
+        self.snapshot_expiry_s = snapshot_expiry_s
+        """Message expiry of the retained snapshot."""
         self.published = 0
-        """State messages queued for publication."""
+        """Live documents queued for publication."""
+        self.snapshots = 0
+        """Snapshots queued for publication."""
+        self.events_sent = 0
+        """Events queued for publication."""
+        self._want_snapshot = False  # each connect asks for one (_on_connect)
+        self._snapshot_seq: int | None = None
+        self._snapshot_at = float("-inf")
+        self._phase: str | None = None
         self.commands = 0
         """Director commands received."""
         self._dirty = asyncio.Event()
@@ -139,12 +163,12 @@ class TablePublisher:
         """The broker connection."""
 
     @classmethod
-    def from_url(cls, service: TableService, url: str, *, expiry_s: int = 10) -> TablePublisher:
+    def from_url(cls, service: TableService, url: str, *, expiry_s: int = 60) -> TablePublisher:
         """The publisher for the table named by the URL path (``mqtt://host/<venue>/<table>``).
 
         ``rackclock serve --clock mqtt://BROKER/VENUE/TABLE`` can attach one with the same URL.
         """
-        return cls(service, parse_url(url), expiry_s=expiry_s, refresh_s=min(3.0, expiry_s / 3))
+        return cls(service, parse_url(url), expiry_s=expiry_s, refresh_s=expiry_s / 2)
 
     async def __aenter__(self) -> TablePublisher:
         self.start()
@@ -155,6 +179,7 @@ class TablePublisher:
 
     def start(self) -> None:
         """Listen to the service and start publishing."""
+        self._phase = self.service.state.phase.value
         self.service.add_listener(self._on_update)
         self.session.start()
         self._tasks = [
@@ -172,13 +197,15 @@ class TablePublisher:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-        self.session.send(self.table.state, b"", retain=True)  # empty: removes the retained state
+        # empty: removes the retained documents
+        self.session.send(self.table.state, b"", retain=True)
+        self.session.send(self.table.live, b"", retain=True)
         self.session.send(self.table.status, b"offline", retain=True)
         await self.session.close(flush_s=flush_s)
 
     # --- state -------------------------------------------------------------------
-    def state_payload(self) -> bytes:
-        """The table state document, read now."""
+    def state_payload(self, *, live: bool = False) -> bytes:
+        """The table state document, read now: the snapshot, or the ``live`` document."""
         svc = self.service
         st = svc.status
         now = svc.timeline.now_ms()
@@ -189,7 +216,7 @@ class TablePublisher:
             "table": self.table.table,
             "seq": self._last_seq,
             "published_at_ms": time.time_ns() // 1_000_000,
-            "expires_s": self.expiry_s,
+            "expires_s": self.expiry_s if live else self.snapshot_expiry_s,
             "device": {
                 "online": st.device_online,
                 "id": st.device_id,
@@ -199,18 +226,37 @@ class TablePublisher:
             # on the table's timeline: how long a neutralized clock has been stopped
             "now_ms": now,
             "neutralized_since_ms": clock.since_ms if clock.neutral else None,
-            "state": report(svc.state, now),
+            "state": report(svc.state, now, live=live),
         }
         return json.dumps(doc, separators=(",", ":")).encode()
 
     def _on_update(self, update: Update) -> None:
-        if update.seq is not None:
+        if update.seq is not None and update.event is not None:
             self._last_seq = update.seq
+            # once, small, in commit order: never superseded (no key)
+            body = b'{"v":%d,"seq":%d,"event":%s}' % (
+                STATE_VERSION,
+                update.seq,
+                encode_event(update.event),
+            )
+            self.session.send(self.table.events, body)
+            self.events_sent += 1
+        phase = update.state.phase.value
+        if phase != self._phase:
+            self._phase = phase
+            self._want_snapshot = True
         self._dirty.set()
 
     async def _on_connect(self) -> None:
         self.session.send(self.table.status, b"online", retain=True, key="status")
+        self._want_snapshot = True
         self._dirty.set()
+
+    def _snapshot_due(self) -> bool:
+        if self._want_snapshot:
+            return True
+        moved = self._last_seq != self._snapshot_seq
+        return moved and time.monotonic() - self._snapshot_at >= self.snapshot_s
 
     async def _publisher(self) -> None:
         while True:
@@ -219,13 +265,29 @@ class TablePublisher:
                     await self._dirty.wait()
             self._dirty.clear()
             self.session.send(
-                self.table.state,
-                self.state_payload(),
+                self.table.live,
+                self.state_payload(live=True),
                 retain=True,
                 properties=publish_properties(expiry_s=self.expiry_s),
-                key="state",
+                key="live",
             )
             self.published += 1
+            if self._snapshot_due():
+                self.publish_snapshot()
+
+    def publish_snapshot(self) -> None:
+        """Queue the full snapshot on ``state`` now (retained)."""
+        self._want_snapshot = False
+        self._snapshot_seq = self._last_seq
+        self._snapshot_at = time.monotonic()
+        self.session.send(
+            self.table.state,
+            self.state_payload(),
+            retain=True,
+            properties=publish_properties(expiry_s=self.snapshot_expiry_s),
+            key="state",
+        )
+        self.snapshots += 1
 
     # --- director commands ------------------------------------------------------------
     def _on_message(self, msg: aiomqtt.Message) -> None:
@@ -262,6 +324,9 @@ class TablePublisher:
             pass
         if kind == GET_LOG:
             reply = await self._log_reply(ident)  # read-only: not remembered, may run twice
+        elif kind == GET_STATE:
+            self.publish_snapshot()
+            reply = {"v": STATE_VERSION, "id": ident, "accepted": True, "type": GET_STATE}
         elif ident is not None and ident in self._replies:
             reply = self._replies[ident]
         else:

@@ -8,7 +8,9 @@ topic (after the prefix)  direction              what
 ``clock/events``          device -> service      HELLO, PRESS, PAUSE, STATE (JSON, QoS 1)
 ``clock/commands``        service -> device      SET, TEXT, BEEP (JSON, QoS 1)
 ``clock/status``          device                 retained ``online``; will ``offline``
-``state``                 service                retained table state, message expiry
+``events``                service                each committed event once, with its seq
+``live``                  service                retained small live document, message expiry
+``state``                 service                retained full snapshot (phase change, on request)
 ``status``                service                retained ``online``; will ``offline``
 ``director/commands``     director -> service    a JSON event, answered with a reply
 ``director/replies``      service -> director    the answer (or the v5 response topic)
@@ -60,6 +62,8 @@ _SUFFIXES = (
     "clock/events",
     "clock/commands",
     "clock/status",
+    "events",
+    "live",
     "state",
     "status",
     "director/commands",
@@ -115,8 +119,18 @@ class TableTopics:
         return f"{self.base}/clock/status"
 
     @property
+    def events(self) -> str:
+        """Each committed event, once, with the log's seq."""
+        return f"{self.base}/events"
+
+    @property
+    def live(self) -> str:
+        """The retained live document: clocks, scores, phase (expires when not refreshed)."""
+        return f"{self.base}/live"
+
+    @property
     def state(self) -> str:
-        """The retained table state (expires when not refreshed)."""
+        """The retained full snapshot (on a change of phase, on request)."""
         return f"{self.base}/state"
 
     @property

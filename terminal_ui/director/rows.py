@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine.clocktext import clock_text
+from engine.rules.procedures.turn import DRIFT_RULE
 from engine.rules.state import Phase
 
 if TYPE_CHECKING:  # offline, the console needs no MQTT
@@ -28,7 +29,6 @@ __all__ = [
     "summarize",
 ]
 
-DRIFT_RULE = "device-authoritative clock"
 """Rulings whose rule says this: the clock device and the service disagreed."""
 
 

@@ -29,7 +29,7 @@ from clock.device.interface import DeviceEvent, DeviceOffline, DeviceOnline, Sid
 from clock.log.eventlog import EventLog
 from clock.table.service import TableService, Update
 from clock.timeline import MonotonicTimeline
-from engine.events import ClockPressed, GameStarted
+from engine.events import ClockPressed, Forfeited, GameStarted
 from firmware_bridge.device.firmware import ClockFirmware
 from firmware_bridge.device.mqtt_device import MqttDevice
 from firmware_bridge.host.devices import open_device
@@ -475,32 +475,32 @@ async def test_a_session_survives_an_unexpected_error(
 # --- the table publisher ---------------------------------------------------------------------
 
 
-async def test_table_state_is_retained_and_expires(mosquitto: Broker, tmp_path: Path) -> None:
+async def test_the_live_document_is_retained_and_expires(mosquitto: Broker, tmp_path: Path) -> None:
     b = broker_settings(mosquitto)
 
     async def retained(name: str) -> tuple[list[bytes], list[bytes]]:
-        """What a new subscriber gets at once: (retained states, retained statuses)."""
-        async with Raw(b, name, TABLE.state, TABLE.status) as late:
+        """What a new subscriber gets at once: (retained live documents, statuses)."""
+        async with Raw(b, name, TABLE.live, TABLE.status) as late:
             # retained messages come in subscription order: once the status is here,
             # a retained state would already have arrived
             await wait_for(lambda: bool(late.payloads(TABLE.status)), "the status")
-            return late.payloads(TABLE.state), late.payloads(TABLE.status)
+            return late.payloads(TABLE.live), late.payloads(TABLE.status)
 
     async with running_table(b, tmp_path / "t1.sqlite") as (svc, _):
         pub = TablePublisher(svc, b, expiry_s=1, refresh_s=0.5)
         async with pub:
             await pub.session.wait_connected(WAIT_S)
-            async with Raw(b, "viewer", TABLE.state, TABLE.status) as viewer:
-                await wait_for(lambda: bool(viewer.payloads(TABLE.state)), "the state")
-                doc = json.loads(viewer.payloads(TABLE.state)[-1])
+            async with Raw(b, "viewer", TABLE.live, TABLE.status) as viewer:
+                await wait_for(lambda: bool(viewer.payloads(TABLE.live)), "the live document")
+                doc = json.loads(viewer.payloads(TABLE.live)[-1])
                 assert doc["state"]["players"] == ["Ann", "Ben"]
                 assert doc["state"]["clocks"][0]["running"] is True
                 assert doc["expires_s"] == 1
-                props = next(m.properties for m in viewer.got if m.topic.value == TABLE.state)
+                props = next(m.properties for m in viewer.got if m.topic.value == TABLE.live)
                 assert props is not None
                 assert 0 < getattr(props, "MessageExpiryInterval", 0) <= 1
                 await wait_for(lambda: viewer.payloads(TABLE.status) == [b"online"], "online")
-            # the terminal hangs: nothing refreshes the state; it must vanish by itself
+            # the terminal hangs: nothing refreshes the live document; it must vanish by itself
             pub._tasks[0].cancel()
             loop = asyncio.get_running_loop()
             deadline = loop.time() + 4.0
@@ -509,14 +509,61 @@ async def test_table_state_is_retained_and_expires(mosquitto: Broker, tmp_path: 
                 assert statuses == [b"online"]
                 if not states:
                     break
-                assert loop.time() < deadline, "the retained state did not expire"
+                assert loop.time() < deadline, "the retained live document did not expire"
                 await asyncio.sleep(0.25)
-        # a clean close removes the state at once and says offline
+        # a clean close removes it at once and says offline
         async with TablePublisher(svc, b, expiry_s=60, refresh_s=3) as pub2:
             await pub2.session.wait_connected(WAIT_S)
-            await wait_for(lambda: pub2.session.stats.published >= 2, "online and the state")
+            await wait_for(
+                lambda: pub2.session.stats.published >= 2, "online and the live document"
+            )
             assert (await retained("before-close"))[0]
         assert await retained("after-close") == ([], [b"offline"])
+
+
+async def test_traffic_follows_what_happened(mosquitto: Broker, tmp_path: Path) -> None:
+    """Each event once and small, with its seq; the live document after each; the full
+    snapshot only on connecting, a change of phase, or when asked (issue 15)."""
+    b = broker_settings(mosquitto)
+    async with running_table(b, tmp_path / "t1.sqlite") as (svc, _):
+        pub = TablePublisher(svc, b, expiry_s=60, refresh_s=30, snapshot_s=3600)
+        async with pub:
+            await pub.session.wait_connected(WAIT_S)
+            topics = (TABLE.events, TABLE.live, TABLE.state)
+            async with Raw(b, "viewer", *topics) as viewer:
+                await wait_for(lambda: bool(viewer.payloads(TABLE.state)), "the snapshot")
+                snapshots = len(viewer.payloads(TABLE.state))
+                for i in range(10):  # ten presses (scoresheet mode): no change of phase
+                    ack = await svc.submit(ClockPressed(player=i % 2), "test")
+                    assert ack.accepted, ack.reason
+                await wait_for(lambda: len(viewer.payloads(TABLE.events)) >= 10, "ten events")
+                events = [json.loads(p) for p in viewer.payloads(TABLE.events)]
+                seqs = [e["seq"] for e in events]
+                assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))  # no gap, no repeat
+                kinds = [e["event"]["type"] for e in events]
+                assert kinds == ["clock_pressed"] * 10
+                sizes = [len(p) for p in viewer.payloads(TABLE.events)]
+                lives = [len(p) for p in viewer.payloads(TABLE.live)]
+                assert max(sizes) < 300, sizes
+                assert max(lives) < 1000, lives
+                assert len(viewer.payloads(TABLE.state)) == snapshots  # no snapshot per press
+                # a consumer that missed something asks for a snapshot
+                await ask_state(b)
+                await wait_for(lambda: pub.commands == 1, "the command")
+                await wait_for(
+                    lambda: len(viewer.payloads(TABLE.state)) == snapshots + 1, "the snapshot"
+                )
+                # a change of phase (the game ends) brings one too
+                ack = await svc.submit(Forfeited(player=1), "director")
+                assert ack.accepted, ack.reason
+                await wait_for(
+                    lambda: len(viewer.payloads(TABLE.state)) == snapshots + 2, "the snapshot"
+                )
+
+
+async def ask_state(b: BrokerSettings) -> None:
+    async with aiomqtt.Client(b.host, b.port, identifier="test-ask") as director:
+        await director.publish(TABLE.director_commands, b'{"type":"get_state","id":"s1"}', qos=1)
 
 
 async def test_director_commands_get_replies(mosquitto: Broker, tmp_path: Path) -> None:

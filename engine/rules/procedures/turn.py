@@ -44,7 +44,10 @@ from engine.rules.procedures.ending import end_game, scoreless_check
 from engine.rules.state import GameState, Phase, Play, Ruling, TurnKind
 from engine.rules.variant import load_variant
 
-__all__ = ["HANDLERS", "out_play", "pressed", "start"]
+__all__ = ["DRIFT_RULE", "HANDLERS", "out_play", "pressed", "start"]
+
+DRIFT_RULE = "device-authoritative clock"
+"""In the rule of every ruling on a gap between the device's times and the service's."""
 
 
 def start(state: GameState, ev: GameStarted, t: int) -> GameState:
@@ -268,9 +271,7 @@ def _device_times(state: GameState, ev: ClockPressed, t: int) -> GameState:
     used = (clock.initial_ms - dev[0], clock.initial_ms - dev[1])
     st = replace(state, clock=replace(clock, used_ms=used, since_ms=t))
     if gap > ev.drift_threshold_ms:
-        rule = (
-            f"table procedure: device-authoritative clock (drift over {ev.drift_threshold_ms} ms)"
-        )
+        rule = f"table procedure: {DRIFT_RULE} (drift over {ev.drift_threshold_ms} ms)"
         # Tenths, so that a drift of 600 ms shows in the times and not only in the gap.
         text = (
             f"the clock device and the service differ by {gap} ms at "
