@@ -1,17 +1,21 @@
 """The venue hub's archive: every table's latest state, and its log after each finished game.
 
 :class:`Archive` follows every table on the venue broker through a
-:class:`~firmware_bridge.venue.director_link.DirectorLink` and keeps, under
-``<data>/archive/<venue>/``, the latest state (``<table>.json``) whenever one
-arrives, and the whole event log (``<table>.jsonl``, fetched with the director
-command ``get_log``) whenever a finished game's state changes, so results can be
-exported after the tables are gone (``rackclock director --log <data>/archive``).
+:class:`~firmware_bridge.venue.director_link.DirectorLink` (the small ``live``
+documents) and keeps, under ``<data>/archive/<venue>/``, each table's latest
+document (``<table>.json``) and the whole event log (``<table>.jsonl``, fetched
+with the director command ``get_log``) whenever a finished game's state changes,
+so results can be exported after the tables are gone (``rackclock director --log
+<data>/archive``). The documents live in memory; what changed (a new ``seq``) is
+written in one batch every ``flush_s`` seconds, in a thread, so the event loop
+never waits on the disk and a refresh that carries no new event writes nothing.
 ``rackclock venue`` runs it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
@@ -43,7 +47,9 @@ def _say(out: TextIO, text: str) -> None:
 class Archive:
     """Keeps every table's latest state, and its log after each finished game, on disk."""
 
-    def __init__(self, url: str, root: Path, *, out: TextIO = sys.stdout) -> None:
+    def __init__(
+        self, url: str, root: Path, *, out: TextIO = sys.stdout, flush_s: float = 1.0
+    ) -> None:
         self.root = root
         """``<data>/archive``."""
         self.logs_archived = 0
@@ -53,6 +59,12 @@ class Archive:
         self._fetching: set[TableTopics] = set()
         self._tasks: set[asyncio.Task[None]] = set()
         self._online: dict[TableTopics, bool | None] = {}
+        self._written_seq: dict[TableTopics, object] = {}
+        self._dirty: dict[TableTopics, dict[str, object]] = {}
+        self.flush_s = flush_s
+        """Seconds between batched writes of the documents that changed."""
+        self.writes = 0
+        """Document files written."""
         self.link = DirectorLink(parse_url(url), desk="hub", on_change=self._on_change)
         """The broker connection."""
 
@@ -65,8 +77,12 @@ class Archive:
         """Archive until cancelled."""
         self.link.start()
         try:
-            await asyncio.Future()
+            while True:
+                await asyncio.sleep(self.flush_s)
+                await self.flush()
         finally:
+            with contextlib.suppress(Exception):
+                await self.flush()
             for task in self._tasks:
                 task.cancel()
             await asyncio.gather(*self._tasks, return_exceptions=True)
@@ -82,18 +98,36 @@ class Archive:
         doc = snap.doc
         if doc is None or snap.removed:
             return
-        state_path, _ = self.paths(topics.venue, topics.table)
-        try:
-            _write_atomic(state_path, json.dumps(doc).encode())
-        except OSError:
-            log.exception("cannot archive the state of %s", topics.base)
-        over = doc["state"].get("result") is not None
         seq = doc.get("seq")
+        if topics not in self._written_seq or self._written_seq[topics] != seq:
+            self._dirty[topics] = doc  # written with the next batch; a refresh writes nothing
+        over = doc["state"].get("result") is not None
         if over and seq != self._archived_seq.get(topics) and topics not in self._fetching:
             self._fetching.add(topics)
             task = asyncio.create_task(self._fetch(topics, seq), name=f"archive[{topics.base}]")
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
+
+    async def flush(self) -> None:
+        """Write the documents that changed since the last batch, in a thread."""
+        if not self._dirty:
+            return
+        batch, self._dirty = self._dirty, {}
+        items = [(self.paths(t.venue, t.table)[0], doc) for t, doc in batch.items()]
+
+        def write() -> int:
+            done = 0
+            for path, doc in items:
+                try:
+                    _write_atomic(path, json.dumps(doc).encode())
+                    done += 1
+                except OSError:
+                    log.exception("cannot archive %s", path)
+            return done
+
+        self.writes += await asyncio.to_thread(write)
+        for t, doc in batch.items():
+            self._written_seq[t] = doc.get("seq")
 
     async def _fetch(self, topics: TableTopics, seq: int | None) -> None:
         try:

@@ -186,6 +186,10 @@ WRITES = [
     # a table's terminal writes only its own table's topics
     ("table-club-t1", f"{P}/t1/clock/commands", True),
     ("table-club-t1", f"{P}/t1/state", True),
+    ("table-club-t1", f"{P}/t1/live", True),
+    ("table-club-t1", f"{P}/t1/events", True),
+    ("table-club-t1", f"{P}/t2/live", False),
+    ("clock-club-t1", f"{P}/t1/events", False),
     ("table-club-t1", f"{P}/t1/status", True),
     ("table-club-t1", f"{P}/t1/director/replies/desk-1", True),
     ("table-club-t1", f"{P}/t2/state", False),
@@ -226,6 +230,8 @@ READS = [
     # anyone may read table state and status
     ("viewer", "table-club-t1", f"{P}/t1/state", True),
     ("viewer", "table-club-t1", f"{P}/t1/status", True),
+    ("viewer", "table-club-t1", f"{P}/t1/live", True),
+    ("viewer", "table-club-t1", f"{P}/t1/events", True),
     ("clock-club-t2", "table-club-t1", f"{P}/t1/state", True),
     # but not a table's clock traffic or its director commands
     ("viewer", "clock-club-t1", f"{P}/t1/clock/events", False),

@@ -1,0 +1,40 @@
+"""The hub's archive writes in batches, off the event loop, and only what changed:
+a refresh of a table's live document that carries no new event writes nothing."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+from firmware_bridge.venue.archive import Archive
+from firmware_bridge.venue.director_link import TableSnapshot
+from firmware_bridge.venue.topics import TableTopics
+
+
+def live(seq: int, score: int) -> dict[str, object]:
+    return {"v": 1, "seq": seq, "state": {"scores": [score, 0], "result": None}}
+
+
+async def test_only_new_events_are_written_and_in_batches(tmp_path: Path) -> None:
+    archive = Archive("mqtt://127.0.0.1:1", tmp_path, out=io.StringIO())
+    tables = [TableTopics("club", f"t{i}") for i in range(1, 4)]
+    for seq in (1, 2, 3):  # three updates per table before a batch: one write each
+        for t in tables:
+            archive.link.tables[t] = TableSnapshot(t, doc=live(seq, 10 * seq))
+            archive._on_change(t)
+    assert archive.writes == 0  # nothing written on the message path
+    await archive.flush()
+    assert archive.writes == 3
+    path, _ = archive.paths("club", "t2")
+    assert json.loads(path.read_text())["seq"] == 3
+    for t in tables:  # refreshes with the same seq: nothing to write
+        archive.link.tables[t] = TableSnapshot(t, doc=live(3, 30))
+        archive._on_change(t)
+    await archive.flush()
+    assert archive.writes == 3
+    archive.link.tables[tables[0]] = TableSnapshot(tables[0], doc=live(4, 40))
+    archive._on_change(tables[0])
+    await archive.flush()
+    assert archive.writes == 4
+    await archive.link.close()
