@@ -105,6 +105,7 @@ class DirectorLink:
         on_change: Called with the table after each state or status (must not block).
         session_expiry_s: The broker keeps our session this long while we are away
             (short: a director who is away needs no queue of old states).
+        venue: Follow only this venue's tables (None: every venue on the broker).
     """
 
     def __init__(
@@ -115,6 +116,7 @@ class DirectorLink:
         identifier: str | None = None,
         on_change: Callable[[TableTopics], None] | None = None,
         session_expiry_s: int = 60,
+        venue: str | None = None,
     ) -> None:
         self.desk = desk.translate(_UNSAFE) or "desk"
         """This console's name in reply topics."""
@@ -126,11 +128,12 @@ class DirectorLink:
         self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
         host = socket.gethostname().translate(_UNSAFE) or "host"
         # the small live documents, not the snapshots: a venue's traffic stays small
-        subs = [f"{PREFIX}/+/+/live", f"{PREFIX}/+/+/status"]
+        where = "+" if venue is None else TableTopics(venue, "x").venue  # checked as a level
+        subs = [f"{PREFIX}/{where}/+/live", f"{PREFIX}/{where}/+/status"]
         if broker.protocol == 5:
-            subs.append(f"{PREFIX}/+/+/director/replies/{self.desk}")
+            subs.append(f"{PREFIX}/{where}/+/director/replies/{self.desk}")
         else:  # 3.1.1: replies come to director/replies, matched by id
-            subs.append(f"{PREFIX}/+/+/director/replies")
+            subs.append(f"{PREFIX}/{where}/+/director/replies")
         self.session = MqttSession(
             broker,
             identifier=identifier or f"rackclock-director-{self.desk}-{host}",

@@ -34,6 +34,7 @@ def register(sub: Any) -> None:
         metavar="FILE",
         help="event logs (SQLite or JSON Lines), or folders of them (e.g. the venue archive)",
     )
+    cmd.add_argument("--venue", help="with --broker: follow only this venue's tables")
     cmd.add_argument("--name", default="director", help="your name, logged with every ruling")
     cmd.add_argument("--desk", default="desk", help="this console's name on the broker")
     cmd.add_argument(
@@ -81,6 +82,14 @@ def run(args: argparse.Namespace) -> int:
     from terminal_ui.director.app import DirectorApp
     from terminal_ui.director.config import DirectorConfig
 
+    if args.venue is not None:
+        from firmware_bridge.venue.topics import TableTopics, TopicError
+
+        try:
+            TableTopics(args.venue, "t1")
+        except TopicError as exc:
+            sys.stderr.write(f"rackclock director: --venue: {exc}\n")
+            return 2
     logs: list[Path] = []
     if args.log:
         try:
@@ -112,6 +121,7 @@ def run(args: argparse.Namespace) -> int:
         round=args.round,
         high_contrast=args.high_contrast,
         event=args.event,
+        venue=args.venue,
     )
     result = DirectorApp(cfg).run()
     return result or 0

@@ -180,7 +180,9 @@ class DirectorApp(App[int]):
         from firmware_bridge.venue.mqtt_session import parse_url
 
         assert self.config.broker is not None
-        link = DirectorLink(parse_url(self.config.broker), desk=self.config.desk)
+        link = DirectorLink(
+            parse_url(self.config.broker), desk=self.config.desk, venue=self.config.venue
+        )
         self.link = link
         link.start()
         try:

@@ -14,6 +14,8 @@ class DirectorConfig:
 
     broker: str | None = None
     """The venue broker's URL (broker mode)."""
+    venue: str | None = None
+    """Broker mode: follow only this venue (None: every venue on the broker)."""
     logs: tuple[Path, ...] = ()
     """Log files (offline mode)."""
     name: str = "director"
