@@ -99,8 +99,8 @@ def replay(
     return st, rejected
 
 
-LIVE_RULINGS = 3
-"""The latest rulings a live report keeps (with every clock drift ruling)."""
+LIVE_RULINGS = 1
+"""The latest rulings a live report keeps (besides every clock drift ruling)."""
 
 
 def report(

@@ -113,7 +113,7 @@ class TablePublisher:
         identifier: str | None = None,
         expiry_s: int = 60,
         refresh_s: float = 30.0,
-        snapshot_s: float = 60.0,
+        snapshot_s: float = 300.0,
         snapshot_expiry_s: int = 3600,
     ) -> None:
         table = table or broker.table
