@@ -174,6 +174,8 @@ class TableSession:
         """The answer to the game start, when this session started a game."""
         self._publish = publish if mqtt_url(spec.clock) is not None else None
         self._attached = contextlib.AsyncExitStack()
+        self.publisher: object | None = None
+        """The venue publisher, once attached (a table whose clock is on a broker)."""
 
     async def __aenter__(self) -> TableSession:
         await self.start()
@@ -195,7 +197,9 @@ class TableSession:
             # The table's state and director commands on the same broker as its clock.
             url = mqtt_url(self.spec.clock)
             assert url is not None
-            await self._attached.enter_async_context(self._publish(self.service, url))
+            self.publisher = await self._attached.enter_async_context(
+                self._publish(self.service, url)
+            )
 
     async def begin(self) -> None:
         """Start a game when :func:`starts_a_game` says so (:attr:`started` answers it)."""

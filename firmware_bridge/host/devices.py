@@ -71,7 +71,8 @@ def open_device(
         # mqtt[s]://[user[:password]@]host[:port]/<venue>/<table>[?ca=...] (docs/mqtt.md)
         from firmware_bridge.host.mqtt_clock import MqttClock
 
-        return MqttClock.from_url(broker, timeline=timeline)
+        # the table process's one broker connection: the publisher joins it (open_table)
+        return MqttClock.from_url(broker, timeline=timeline, share=True)
     return None
 
 

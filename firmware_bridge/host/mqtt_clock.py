@@ -136,6 +136,7 @@ class MqttClock:
         identifier: str | None = None,
         session_expiry_s: int = 7200,
         timeline: Timeline | None = None,
+        share: bool = False,
     ) -> None:
         table = table or broker.table
         if table is None:
@@ -157,23 +158,35 @@ class MqttClock:
         self._device_session: int | None = None
         self._awaiting: dict[int, list[Callable[[], None]]] = {}
         """Presses and pauses not yet on disk, by seq: the PUBACKs waiting for each."""
+        # Shared (the table process's one connection): the table's director commands
+        # come in on it too, for the publisher to take (MqttSession.route), and its
+        # will says the table is offline.
+        extra = (table.director_commands,) if share else ()
         self.session = MqttSession(
             broker,
             identifier=identifier or client_id("service", table.venue, table.table),
-            subscriptions=(table.clock_events, table.clock_status),
+            subscriptions=(table.clock_events, table.clock_status, *extra),
             on_message=self._on_message,
             on_disconnect=self._on_disconnect,
             session_expiry_s=session_expiry_s,
             manual_ack=True,
+            held_topics=extra,
+            will=aiomqtt.Will(table.status, b"offline", qos=1, retain=True) if share else None,
         )
-        """The broker connection."""
+        """The broker connection (the table's only one when shared)."""
 
     @classmethod
     def from_url(
-        cls, url: str, *, identifier: str | None = None, timeline: Timeline | None = None
+        cls,
+        url: str,
+        *,
+        identifier: str | None = None,
+        timeline: Timeline | None = None,
+        share: bool = False,
     ) -> MqttClock:
-        """The clock of the table named by the URL path (``mqtt://host/<venue>/<table>``)."""
-        return cls(parse_url(url), identifier=identifier, timeline=timeline)
+        """The clock of the table named by the URL path (``mqtt://host/<venue>/<table>``);
+        ``share``: its connection is the table's (the publisher joins it)."""
+        return cls(parse_url(url), identifier=identifier, timeline=timeline, share=share)
 
     # --- ClockDevice ---------------------------------------------------------------
     async def events(self) -> AsyncIterator[DeviceEvent]:

@@ -278,7 +278,9 @@ class MqttSession:
     """One persistent connection to the broker, kept alive until :meth:`close`.
 
     ``subscriptions`` are (re)subscribed at QoS 1 after each connect, then
-    ``on_connect`` runs (publish a retained ``online`` there). Each message
+    ``on_connect`` runs (publish a retained ``online`` there; :meth:`add_on_connect`
+    adds more). A second user of the connection takes its topics with
+    :meth:`route` (one connection per table process). Each message
     received goes to ``on_message`` at once, in arrival order; it must not
     block (queue the work for a task if it has to wait). ``on_disconnect``
     hears why a connection ended (it must not block either).
@@ -300,6 +302,7 @@ class MqttSession:
         publish_timeout_s: float = 10.0,
         connect_timeout_s: float = 5.0,
         manual_ack: bool = False,
+        held_topics: Sequence[str] = (),
     ) -> None:
         self.broker = broker
         self.manual_ack = manual_ack
@@ -331,6 +334,34 @@ class MqttSession:
         self._paho: paho_client.Client | None = None
         self._later: set[int] = set()
         self._connection = 0  # counts connections: a message id belongs to one
+        self._routes: dict[str, MessageHandler] = {}
+        self._held_topics = frozenset(held_topics)
+        self._held: list[aiomqtt.Message] = []
+        self._hook_tasks: set[asyncio.Future[None]] = set()
+        self._connect_hooks: list[Callable[[], Awaitable[None]]] = []
+
+    # --- sharing one connection ---------------------------------------------------
+    def route(self, topic: str, handler: MessageHandler) -> None:
+        """Deliver the messages of ``topic`` (one of the subscriptions) to ``handler``
+        instead of ``on_message``: a second user of this connection (the table's
+        publisher on its clock link's connection). Messages of a topic named in
+        ``held_topics`` that came before its handler are delivered now, in order.
+        """
+        self._routes[topic] = handler
+        held, self._held = self._held, []
+        for msg in held:
+            if msg.topic.value == topic:
+                handler(msg)
+            else:
+                self._held.append(msg)
+
+    def add_on_connect(self, hook: Callable[[], Awaitable[None]]) -> None:
+        """Run ``hook`` after every connect (and now, if connected)."""
+        self._connect_hooks.append(hook)
+        if self.connected.is_set():
+            task: asyncio.Future[None] = asyncio.ensure_future(hook())
+            self._hook_tasks.add(task)
+            task.add_done_callback(self._hook_tasks.discard)
 
     # --- lifecycle -------------------------------------------------------------
     def start(self) -> None:
@@ -524,6 +555,8 @@ class MqttSession:
         log.info("MQTT %s: connected to %s:%d", self.identifier, self.broker.host, self.broker.port)
         if self._on_connect is not None:
             await self._on_connect()
+        for hook in self._connect_hooks:
+            await hook()
         sender = asyncio.create_task(self._sender(client), name=f"mqtt[{self.identifier}].out")
         receiver = asyncio.create_task(self._receiver(client), name=f"mqtt[{self.identifier}].in")
         try:
@@ -548,7 +581,14 @@ class MqttSession:
     def _deliver(self, msg: aiomqtt.Message) -> None:
         self.stats.received += 1
         try:
-            if self._on_message is not None:
+            topic = msg.topic.value
+            routed = self._routes.get(topic)
+            if routed is not None:
+                routed(msg)
+            elif topic in self._held_topics:
+                self._held.append(msg)  # its handler is not there yet (route())
+                del self._held[:-100]
+            elif self._on_message is not None:
                 self._on_message(msg)
         except Exception:  # a bad handler must not take the connection down
             log.exception("MQTT %s: handler failed on %s", self.identifier, msg.topic)

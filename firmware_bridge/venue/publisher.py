@@ -102,6 +102,9 @@ class TablePublisher:
         refresh_s: Republish the live document this often when nothing happens.
         snapshot_s: At most one snapshot this often while only the seq moves.
         snapshot_expiry_s: Message expiry of the retained snapshot.
+        session: The table's connection to share (its clock link's, made with
+            ``share=True``): one broker connection per table process. By default
+            the publisher opens its own.
     """
 
     def __init__(
@@ -115,6 +118,7 @@ class TablePublisher:
         refresh_s: float = 30.0,
         snapshot_s: float = 300.0,
         snapshot_expiry_s: int = 3600,
+        session: MqttSession | None = None,
     ) -> None:
         table = table or broker.table
         if table is None:
@@ -152,7 +156,8 @@ class TablePublisher:
         self._commands: asyncio.Queue[tuple[bytes, str | None, bytes | None]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._closed = False
-        self.session = MqttSession(
+        self._owns_session = session is None
+        self.session = session or MqttSession(
             broker,
             identifier=identifier or client_id("table", table.venue, table.table),
             subscriptions=(table.director_commands,),
@@ -160,7 +165,7 @@ class TablePublisher:
             on_connect=self._on_connect,
             will=aiomqtt.Will(table.status, b"offline", qos=1, retain=True),
         )
-        """The broker connection."""
+        """The broker connection (shared with the clock link, or its own)."""
 
     @classmethod
     def from_url(cls, service: TableService, url: str, *, expiry_s: int = 60) -> TablePublisher:
@@ -168,7 +173,19 @@ class TablePublisher:
 
         ``rackclock serve --clock mqtt://BROKER/VENUE/TABLE`` can attach one with the same URL.
         """
-        return cls(service, parse_url(url), expiry_s=expiry_s, refresh_s=expiry_s / 2)
+        from firmware_bridge.host.mqtt_clock import MqttClock
+
+        broker = parse_url(url)
+        dev = service.device
+        shared = (
+            dev.session
+            if isinstance(dev, MqttClock)
+            and dev.table == broker.table
+            and broker.table is not None
+            and dev.table.director_commands in dev.session.subscriptions
+            else None
+        )
+        return cls(service, broker, expiry_s=expiry_s, refresh_s=expiry_s / 2, session=shared)
 
     async def __aenter__(self) -> TablePublisher:
         self.start()
@@ -181,7 +198,11 @@ class TablePublisher:
         """Listen to the service and start publishing."""
         self._phase = self.service.state.phase.value
         self.service.add_listener(self._on_update)
-        self.session.start()
+        if self._owns_session:
+            self.session.start()
+        else:  # the clock link's connection: take our topic, and our part of each connect
+            self.session.route(self.table.director_commands, self._on_message)
+            self.session.add_on_connect(self._on_connect)
         self._tasks = [
             asyncio.create_task(self._publisher(), name=f"table[{self.table.base}].state"),
             asyncio.create_task(self._director(), name=f"table[{self.table.base}].director"),
@@ -201,7 +222,10 @@ class TablePublisher:
         self.session.send(self.table.state, b"", retain=True)
         self.session.send(self.table.live, b"", retain=True)
         self.session.send(self.table.status, b"offline", retain=True)
-        await self.session.close(flush_s=flush_s)
+        if self._owns_session:
+            await self.session.close(flush_s=flush_s)
+        else:  # the clock link closes it when the table stops
+            await self.session.flush(flush_s)
 
     # --- state -------------------------------------------------------------------
     def state_payload(self, *, live: bool = False) -> bytes:
