@@ -22,11 +22,12 @@ def acl(venue: str, tables: list[str]) -> str:
         "# Anything not granted here is denied. See docs/mqtt.md.",
         "",
         "# Everyone who can log in may read every table's events, live document,",
-        "# snapshot and status.",
+        "# snapshot, status and assignment (the round's pairings are public).",
         f"pattern read {P}/+/+/events",
         f"pattern read {P}/+/+/live",
         f"pattern read {P}/+/+/state",
         f"pattern read {P}/+/+/status",
+        f"pattern read {P}/+/+/assignment",
         "",
         "# The tournament director: the only one who may send director commands;",
         "# reads everything (replies included).",
@@ -59,7 +60,6 @@ def acl(venue: str, tables: list[str]) -> str:
             f"topic read {base}/clock/events",
             f"topic read {base}/clock/status",
             f"topic read {base}/director/commands",
-            f"topic read {base}/assignment",
         ]
     return "\n".join(out) + "\n"
 

@@ -54,6 +54,12 @@ def register(sub: Any) -> None:
     )
     cmd.add_argument("--advertise", metavar="HOST", help="the host name printed for clients")
     cmd.add_argument("--venue", default="<venue>", help="the venue name printed for tables")
+    cmd.add_argument(
+        "--page",
+        type=int,
+        metavar="PORT",
+        help="also serve the venue screen for browsers on this port (needs --venue NAME)",
+    )
     cmd.set_defaults(handler=run)
 
 
@@ -73,7 +79,7 @@ def _say(out: TextIO, text: str) -> None:
     out.flush()
 
 
-async def _hub(url: str, root: Path) -> None:
+async def _hub(url: str, root: Path, page: tuple[str, int, str] | None) -> None:
     from firmware_bridge.venue.archive import Archive
 
     archive = Archive(url, root)
@@ -81,13 +87,20 @@ async def _hub(url: str, root: Path) -> None:
     loop = asyncio.get_running_loop()
     with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows
         loop.add_signal_handler(signal.SIGTERM, stop.set)
-    task = asyncio.create_task(archive.run(), name="venue.archive")
+    tasks = [asyncio.create_task(archive.run(), name="venue.archive")]
+    if page is not None:
+        from firmware_bridge.venue.mqtt_session import parse_url
+        from firmware_bridge.venue.page.server import VenuePage
+
+        venue, port, host = page
+        server = VenuePage(parse_url(url), venue, host=host, port=port)
+        tasks.append(asyncio.create_task(server.run(), name="venue.page"))
     try:
         await stop.wait()
     finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -98,6 +111,14 @@ def run(args: argparse.Namespace) -> int:
 
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     out = sys.stdout
+    if args.page is not None:
+        from firmware_bridge.venue.topics import TableTopics, TopicError
+
+        try:
+            TableTopics(args.venue, "t1")
+        except TopicError:
+            sys.stderr.write("rackclock venue: --page needs --venue NAME (the venue to show)\n")
+            return 2
     data: Path = (args.data or data_dir("venue")).resolve()
     data.mkdir(parents=True, exist_ok=True)
     broker: Mosquitto | None = None
@@ -144,8 +165,12 @@ def run(args: argparse.Namespace) -> int:
     _say(out, f"Archive: {data / 'archive'} (afterwards: rackclock director --log "
               f"{data / 'archive'})")  # fmt: skip
     _say(out, "Stop with ctrl+c.")
+    page: tuple[str, int, str] | None = None
+    if args.page is not None:
+        page = (args.venue, args.page, "127.0.0.1" if args.local else "0.0.0.0")
+        _say(out, f"Venue screen: http://{host}:{args.page}/ (venue {args.venue})")
     try:
-        asyncio.run(_hub(url, data / "archive"))
+        asyncio.run(_hub(url, data / "archive", page))
     except KeyboardInterrupt:
         pass
     finally:

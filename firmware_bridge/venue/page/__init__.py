@@ -1,0 +1,1 @@
+"""The venue screen in a browser: a small ASGI app fed from the venue broker."""

@@ -1,0 +1,164 @@
+"""What the venue page shows, kept from the broker: each table's live document and
+status, its latest snapshot (board and moves), and the round's assignments.
+
+Pure of the network: :class:`VenueModel` takes topic and payload; the server
+feeds it from its broker connection and pushes what changed to the browsers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from typing import Any
+
+from firmware_bridge.venue.topics import TableTopics, TopicError, parse_topic
+
+__all__ = ["VenueModel", "table_topics"]
+
+
+class VenueModel:
+    """Every table of one venue, as the page needs it."""
+
+    def __init__(self, venue: str) -> None:
+        self.venue = venue
+        """The venue shown."""
+        self.live: dict[str, dict[str, Any]] = {}
+        """Table -> its latest live document."""
+        self.received_ms: dict[str, int] = {}
+        """Table -> when its live document arrived (wall ms, this machine)."""
+        self.online: dict[str, bool] = {}
+        """Table -> its terminal's status."""
+        self.snapshots: dict[str, dict[str, Any]] = {}
+        """Table -> its latest full snapshot (board, history)."""
+        self.assignments: dict[str, dict[str, Any]] = {}
+        """Table -> its assignment in the round."""
+        self.broker_connected = False
+        """Whether the server is connected to the broker."""
+        self._watchers: set[asyncio.Queue[dict[str, Any]]] = set()
+
+    # --- in -------------------------------------------------------------------------------
+    def take(self, topic: str, payload: bytes) -> None:
+        """One message from the broker."""
+        try:
+            table, suffix = parse_topic(topic)
+        except TopicError:
+            return
+        if table.venue != self.venue:
+            return
+        name = table.table
+        if suffix == "status":
+            self.online[name] = payload.strip() == b"online"
+        elif suffix in ("live", "state", "assignment"):
+            doc = _json(payload)
+            store = {"live": self.live, "state": self.snapshots, "assignment": self.assignments}
+            if doc is None:
+                store[suffix].pop(name, None)  # removed (a clean stop)
+            else:
+                store[suffix][name] = doc
+                if suffix == "live":
+                    self.received_ms[name] = time.time_ns() // 1_000_000
+            if suffix == "state":
+                return  # the board and moves are fetched on demand: no push
+        else:
+            return
+        self._push({"type": "table", "table": self.summary(name)})
+
+    def set_connected(self, connected: bool) -> None:
+        """The server's broker connection came or went."""
+        self.broker_connected = connected
+        self._push({"type": "link", "connected": connected})
+
+    # --- out ------------------------------------------------------------------------------
+    def summary(self, name: str) -> dict[str, Any]:
+        """One table for the page: players, scores, clocks, phase, online, assignment."""
+        doc = self.live.get(name)
+        rep = doc.get("state", {}) if doc else {}
+        now = time.time_ns() // 1_000_000
+        published = doc.get("published_at_ms") if doc else None
+        expires = doc.get("expires_s") if doc else None
+        stale = (
+            isinstance(published, int)
+            and isinstance(expires, int)
+            and now - published > expires * 1000
+        )
+        online = self.online.get(name)
+        return {
+            "table": name,
+            "online": bool(online) and doc is not None and not stale,
+            "status": "offline" if online is False else ("stale" if stale else "online"),
+            "players": rep.get("players"),
+            "scores": rep.get("scores"),
+            "clocks": [
+                {"remaining_ms": c.get("remaining_ms"), "running": c.get("running")}
+                for c in rep.get("clocks", [])
+            ],
+            "phase": rep.get("phase"),
+            "phase_text": rep.get("phase_text"),
+            "result": rep.get("result"),
+            # the clocks were read at published_at_ms; the page moves the running one on
+            "age_ms": now - published if isinstance(published, int) else None,
+            "assignment": self.assignments.get(name),
+        }
+
+    def everything(self) -> dict[str, Any]:
+        """The whole venue, for a page that just loaded."""
+        names = sorted(set(self.live) | set(self.online) | set(self.assignments), key=_order)
+        return {
+            "type": "venue",
+            "venue": self.venue,
+            "connected": self.broker_connected,
+            "tables": [self.summary(n) for n in names],
+        }
+
+    def table(self, name: str) -> dict[str, Any] | None:
+        """One table's board and moves (its latest snapshot), or None."""
+        snap = self.snapshots.get(name)
+        if snap is None:
+            return None
+        rep = snap.get("state", {})
+        return {
+            "table": name,
+            "players": rep.get("players"),
+            "board": rep.get("board"),
+            "history": rep.get("history"),
+            "seq": snap.get("seq"),
+        }
+
+    def watch(self) -> asyncio.Queue[dict[str, Any]]:
+        """A queue of every change from now on (for one browser)."""
+        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize=1000)
+        self._watchers.add(queue)
+        return queue
+
+    def unwatch(self, queue: asyncio.Queue[dict[str, Any]]) -> None:
+        """That browser left."""
+        self._watchers.discard(queue)
+
+    def _push(self, doc: dict[str, Any]) -> None:
+        for queue in list(self._watchers):
+            if queue.full():  # a browser that does not read: it reloads the venue
+                self._watchers.discard(queue)
+                continue
+            queue.put_nowait(doc)
+
+
+def _json(payload: bytes) -> dict[str, Any] | None:
+    if not payload:
+        return None
+    try:
+        doc = json.loads(payload)
+    except ValueError:
+        return None
+    return doc if isinstance(doc, dict) else None
+
+
+def _order(name: str) -> tuple[int, str]:
+    digits = "".join(ch for ch in name if ch.isdigit())
+    return (int(digits) if digits else 1 << 30, name)
+
+
+def table_topics(venue: str) -> list[str]:
+    """The subscriptions of a venue page (the viewer's rights: docs/mqtt.md)."""
+    base = TableTopics(venue, "x").base.rsplit("/", 1)[0]
+    return [f"{base}/+/{suffix}" for suffix in ("live", "status", "state", "assignment")]

@@ -1,0 +1,178 @@
+"""The venue page's server: an ASGI app over a :class:`VenueModel`, fed by one
+broker connection in the viewer's role, pushing to browsers with server-sent
+events (``/events``). Everything the page loads is served here (no CDN).
+
+Routes: ``/`` the page, ``/app.js``, ``/style.css``, ``/venue`` (the whole
+venue as JSON), ``/table/<name>`` (one table's board and moves), ``/events``
+(the changes, as they come). ``rackclock venue --page PORT`` runs it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import Awaitable, Callable, MutableMapping
+from importlib import resources
+from typing import Any
+
+import aiomqtt
+import uvicorn
+
+from firmware_bridge.venue.mqtt_session import BrokerSettings, MqttSession
+from firmware_bridge.venue.page.model import VenueModel, table_topics
+from firmware_bridge.venue.topics import client_id
+
+__all__ = ["VenuePage", "app"]
+
+Scope = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
+Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
+
+_STATIC = {
+    "/": ("index.html", "text/html; charset=utf-8"),
+    "/app.js": ("app.js", "text/javascript; charset=utf-8"),
+    "/style.css": ("style.css", "text/css; charset=utf-8"),
+}
+KEEPALIVE_S = 15.0
+"""A comment line on ``/events`` this often, so proxies and browsers keep it open."""
+
+
+def _static(name: str) -> bytes:
+    return resources.files("firmware_bridge.venue.page").joinpath("static", name).read_bytes()
+
+
+async def _reply(send: Send, status: int, body: bytes, kind: str) -> None:
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [(b"content-type", kind.encode()), (b"cache-control", b"no-store")],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+def app(model: VenueModel) -> Callable[[Scope, Receive, Send], Awaitable[None]]:
+    """The ASGI app of a venue page."""
+
+    async def asgi(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            while True:
+                msg = await receive()
+                if msg["type"] == "lifespan.startup":
+                    await send({"type": "lifespan.startup.complete"})
+                elif msg["type"] == "lifespan.shutdown":
+                    await send({"type": "lifespan.shutdown.complete"})
+                    return
+        if scope["type"] != "http":
+            return
+        path = scope["path"]
+        if path in _STATIC:
+            name, kind = _STATIC[path]
+            await _reply(send, 200, _static(name), kind)
+        elif path == "/venue":
+            await _reply(send, 200, json.dumps(model.everything()).encode(), "application/json")
+        elif path.startswith("/table/"):
+            doc = model.table(path.removeprefix("/table/"))
+            if doc is None:
+                await _reply(
+                    send, 404, b'{"error":"no snapshot of that table yet"}', "application/json"
+                )
+            else:
+                await _reply(send, 200, json.dumps(doc).encode(), "application/json")
+        elif path == "/events":
+            await _events(model, receive, send)
+        else:
+            await _reply(send, 404, b"not found", "text/plain")
+
+    return asgi
+
+
+async def _events(model: VenueModel, receive: Receive, send: Send) -> None:
+    """Server-sent events: the venue first, then each change; ends when the browser goes."""
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 200,
+            "headers": [
+                (b"content-type", b"text/event-stream"),
+                (b"cache-control", b"no-store"),
+            ],
+        }
+    )
+    queue = model.watch()
+
+    async def gone() -> None:
+        while (await receive())["type"] != "http.disconnect":
+            pass
+
+    watcher = asyncio.create_task(gone())
+    try:
+        first = json.dumps(model.everything())
+        await send(
+            {"type": "http.response.body", "body": f"data: {first}\n\n".encode(), "more_body": True}
+        )
+        while not watcher.done():
+            # the next change, the keepalive, or the browser leaving: whichever is first
+            getter = asyncio.ensure_future(queue.get())
+            await asyncio.wait(
+                {getter, watcher}, timeout=KEEPALIVE_S, return_when=asyncio.FIRST_COMPLETED
+            )
+            if watcher.done():
+                getter.cancel()
+                break
+            if getter.done():
+                body = f"data: {json.dumps(getter.result())}\n\n".encode()
+            else:
+                getter.cancel()
+                body = b": keepalive\n\n"
+            await send({"type": "http.response.body", "body": body, "more_body": True})
+    finally:
+        model.unwatch(queue)
+        watcher.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await watcher
+
+
+class VenuePage:
+    """The page's broker connection (viewer role) and its web server."""
+
+    def __init__(self, broker: BrokerSettings, venue: str, *, host: str, port: int) -> None:
+        self.model = VenueModel(venue)
+        """What the page shows."""
+        self.session = MqttSession(
+            broker,
+            identifier=client_id("viewer", venue, "page"),
+            subscriptions=table_topics(venue),
+            on_message=self._on_message,
+            on_connect=self._on_connect,
+            on_disconnect=lambda _why: self.model.set_connected(False),
+            session_expiry_s=0,  # a page that comes back starts from the retained documents
+        )
+        config = uvicorn.Config(
+            app(self.model),
+            host=host,
+            port=port,
+            log_level="warning",
+            lifespan="on",
+            timeout_graceful_shutdown=2,  # open /events streams end with the server
+        )
+        self.server = uvicorn.Server(config)
+        """The web server."""
+
+    def _on_message(self, msg: aiomqtt.Message) -> None:
+        payload = msg.payload if isinstance(msg.payload, bytes) else b""
+        self.model.take(msg.topic.value, payload)
+
+    async def _on_connect(self) -> None:
+        self.model.set_connected(True)
+
+    async def run(self) -> None:
+        """Serve until cancelled."""
+        self.session.start()
+        try:
+            await self.server.serve()
+        finally:
+            self.server.should_exit = True
+            await self.session.close()

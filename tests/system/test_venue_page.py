@@ -1,0 +1,225 @@
+"""The venue screen in a real headless Chromium (Debian's), driven over the DevTools
+protocol: the page loads with the tables, a press at a table shows within a second,
+a table going offline is shown, and the page stays right through a broker restart.
+Each test keeps a screenshot in ``artifacts/venue-page/`` (a CI artifact).
+
+A missing chromium skips these tests unless ``REQUIRE_SYSTEM_DEPS=1`` (``make test``),
+where it fails: scripts/system-deps installs it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import json
+import os
+import shutil
+import subprocess
+import time
+import urllib.request
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import aiomqtt
+import pytest
+import websockets
+
+from clock.table.service import TableService
+from clock.timeline import MonotonicTimeline
+from engine.events import ClockPressed, GameStarted
+from firmware_bridge.venue.broker import free_port
+from firmware_bridge.venue.mqtt_session import parse_url
+from firmware_bridge.venue.page.server import VenuePage
+from firmware_bridge.venue.publisher import TablePublisher
+from firmware_bridge.venue.topics import TableTopics
+from tests.helpers import REPO, Broker
+
+ARTIFACTS = REPO / "artifacts" / "venue-page"
+T1 = TableTopics("club", "t1")
+
+
+def chromium() -> str:
+    exe = shutil.which("chromium") or shutil.which("chromium-browser")
+    if exe is None:
+        hint = "chromium is not installed: apt-get install -y chromium (scripts/system-deps)"
+        if os.environ.get("REQUIRE_SYSTEM_DEPS") == "1":
+            pytest.fail(hint)
+        pytest.skip(hint)
+    return exe
+
+
+class Page:
+    """One browser tab over the Chrome DevTools protocol."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.next_id = 0
+
+    async def call(self, method: str, **params: Any) -> dict[str, Any]:
+        self.next_id += 1
+        ident = self.next_id
+        await self.ws.send(json.dumps({"id": ident, "method": method, "params": params}))
+        while True:
+            msg = json.loads(await self.ws.recv())
+            if msg.get("id") == ident:
+                if "error" in msg:
+                    raise AssertionError(f"{method}: {msg['error']}")
+                result: dict[str, Any] = msg["result"]
+                return result
+
+    async def eval(self, expr: str) -> Any:
+        res = await self.call("Runtime.evaluate", expression=expr, returnByValue=True)
+        return res["result"].get("value")
+
+    async def until(self, expr: str, what: str, limit_s: float = 5.0) -> float:
+        """Poll ``expr`` until it is true; the seconds it took."""
+        start = time.monotonic()
+        while not await self.eval(expr):
+            if time.monotonic() - start > limit_s:
+                pytest.fail(f"the page did not show {what} within {limit_s} s")
+            await asyncio.sleep(0.02)
+        return time.monotonic() - start
+
+    async def screenshot(self, name: str) -> None:
+        shot = await self.call("Page.captureScreenshot", format="png")
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        (ARTIFACTS / f"{name}.png").write_bytes(base64.b64decode(shot["data"]))
+
+
+def _targets(port: int) -> list[dict[str, Any]]:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list") as r:
+        targets: list[dict[str, Any]] = json.loads(r.read())
+    return targets
+
+
+@contextlib.asynccontextmanager
+async def browser(tmp_path: Path, url: str) -> AsyncIterator[Page]:
+    profile = tmp_path / "chromium"
+    proc = await asyncio.create_subprocess_exec(
+        chromium(), "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
+        f"--user-data-dir={profile}", "--remote-debugging-port=0", "--window-size=1000,700",
+        "about:blank", stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        port_file = profile / "DevToolsActivePort"
+        deadline = time.monotonic() + 20
+        while not port_file.exists() or not port_file.read_text().strip():
+            assert time.monotonic() < deadline, "chromium did not start"
+            await asyncio.sleep(0.05)
+        port = int(port_file.read_text().splitlines()[0])
+        targets = await asyncio.to_thread(_targets, port)
+        target = next(t for t in targets if t["type"] == "page")
+        async with websockets.connect(target["webSocketDebuggerUrl"], max_size=None) as ws:
+            page = Page(ws)
+            await page.call("Page.enable")
+            await page.call("Page.navigate", url=url)
+            await page.until("document.readyState === 'complete'", "the page loaded", 10)
+            yield page
+    finally:
+        proc.kill()
+        await proc.wait()
+
+
+@contextlib.asynccontextmanager
+async def venue_page(broker: Broker) -> AsyncIterator[str]:
+    port = free_port()
+    page = VenuePage(parse_url(broker.url()), "club", host="127.0.0.1", port=port)
+    task = asyncio.create_task(page.run())
+    try:
+        deadline = time.monotonic() + 10
+        while not page.server.started:
+            assert time.monotonic() < deadline, "the page server did not start"
+            await asyncio.sleep(0.02)
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        page.server.should_exit = True
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.wait_for(task, 10)
+
+
+@contextlib.asynccontextmanager
+async def table(
+    broker: Broker, tmp_path: Path
+) -> AsyncIterator[tuple[TableService, TablePublisher]]:
+    svc = TableService(tmp_path / "t1.sqlite", timeline=MonotonicTimeline(), heartbeat_ms=0)
+    async with svc:
+        ack = await svc.submit(
+            GameStarted(variant="nzasp", players=("Ann", "Ben"), mode="scoresheet")
+        )
+        assert ack.accepted
+        pub = TablePublisher(svc, parse_url(broker.url()), T1, refresh_s=5, expiry_s=60)
+        async with pub:
+            yield svc, pub
+
+
+async def assign(broker: Broker) -> None:
+    doc = {"table": 1, "division": "A", "round": 3, "players": ["Ann", "Ben"], "variant": "nzasp"}
+    async with aiomqtt.Client(broker.host, broker.port, identifier="test-event") as c:
+        await c.publish(T1.assignment, json.dumps(doc), qos=1, retain=True)
+
+
+async def test_a_press_shows_within_a_second_and_offline_is_shown(
+    mosquitto: Broker, tmp_path: Path
+) -> None:
+    await assign(mosquitto)
+    async with (
+        table(mosquitto, tmp_path) as (svc, pub),
+        venue_page(mosquitto) as url,
+        browser(tmp_path, url) as page,
+    ):
+        await page.until(
+            "document.querySelector('#table-t1 .seat') !== null"
+            " && document.querySelector('#table-t1').textContent.includes('Ann')",
+            "table t1 with its players",
+        )
+        assert "round 3" in await page.eval("document.querySelector('#table-t1').textContent")
+        running = "document.querySelector('#table-t1 .seat.running')?.dataset.seat"
+        await page.until(f"{running} === '0'", "Ann's clock running")
+        ack = await svc.submit(ClockPressed(player=0), "test")
+        assert ack.accepted
+        took = await page.until(f"{running} === '1'", "Ben's clock running after the press")
+        assert took < 1.0, took
+        await page.screenshot("press")
+        # a table's board and moves: the latest snapshot, on a click
+        await page.eval("document.getElementById('table-t1').click()")
+        await page.until(
+            "!document.getElementById('detail').hidden"
+            " && document.getElementById('detail-title').textContent === 't1'",
+            "table t1's moves",
+        )
+        # the table's terminal goes away: the page says so
+        await pub.close()
+        await page.until(
+            "document.querySelector('#table-t1').classList.contains('offline')",
+            "table t1 offline",
+        )
+        assert "OFFLINE" in await page.eval("document.querySelector('#table-t1').textContent")
+        await page.screenshot("offline")
+
+
+async def test_the_page_stays_right_through_a_broker_restart(
+    mosquitto: Broker, tmp_path: Path
+) -> None:
+    async with (
+        table(mosquitto, tmp_path) as (svc, _),
+        venue_page(mosquitto) as url,
+        browser(tmp_path, url) as page,
+    ):
+        await page.until("document.querySelector('#table-t1 .seat') !== null", "table t1")
+        mosquitto.stop()
+        await page.until("document.body.dataset.link === 'down'", "the broker unreachable")
+        assert "broker unreachable" in await page.eval(
+            "document.getElementById('link').textContent"
+        )
+        assert "NO LINK" in await page.eval("document.querySelector('#table-t1').textContent")
+        await page.screenshot("broker-down")
+        # a press while the broker is away reaches the page once it is back
+        ack = await svc.submit(ClockPressed(player=0), "test")
+        assert ack.accepted
+        mosquitto.start()
+        await page.until("document.body.dataset.link === 'up'", "the broker back", 30)
+        running = "document.querySelector('#table-t1 .seat.running')?.dataset.seat"
+        await page.until(f"{running} === '1'", "the press made while it was away", 30)
+        await page.screenshot("broker-back")
