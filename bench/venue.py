@@ -232,6 +232,7 @@ async def _tables(
         cpu1 = _self_stats()["cpu_s"]
         broker_cpu1 = _proc_stats(args.broker_pid)["cpu_s"]
         tables_rss = _self_stats()["rss_mb"]
+        broker_rss = _proc_stats(args.broker_pid)["rss_mb"]
         sizes = 400
         raw = await _raw_round_trip(port, sizes, min(args.rate * 3, 500), 5.0)
     return {
@@ -243,6 +244,7 @@ async def _tables(
             "broker": round((broker_cpu1 - broker_cpu0) / (active1 - active0), 3),
         },
         "tables_rss_mb": tables_rss,
+        "broker_rss_mb": broker_rss,
         "raw": raw,
     }
 
@@ -303,6 +305,7 @@ def _report(
         "cpu_share_active": run["cpu"],
         "processes": {
             "tables": {"rss_mb": run["tables_rss_mb"]},
+            "broker": {"rss_mb": run["broker_rss_mb"]},
             "hub": hub_doc["self"],
             "subscriber": sub_doc["self"],
         },

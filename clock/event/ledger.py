@@ -20,7 +20,7 @@ from clock.log.eventlog import ZERO_HASH, LogError, chain_hash
 from engine.tournament.records import Created, Record, decode_record, encode_record
 from engine.tournament.state import EventState, replay
 
-__all__ = ["EventLedger", "verify_ledger"]
+__all__ = ["EventLedger", "read_event", "verify_ledger"]
 
 FORMAT = "rackclock-event"
 
@@ -171,3 +171,13 @@ def verify_ledger(path: str | PathLike[str]) -> int:
     records = _read(path)
     replay(records)
     return len(records)
+
+
+def read_event(path: str | PathLike[str]) -> EventState:
+    """The event as its log stands, read without taking the writer's part (a venue
+    screen follows the director's log this way).
+
+    Raises:
+        LogError, TournamentError: It cannot be read.
+    """
+    return replay(_read(path))

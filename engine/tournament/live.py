@@ -3,13 +3,13 @@ would be if the games in progress ended with the scores they have now."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from engine.tournament.records import Result
 from engine.tournament.standings import Standing
 from engine.tournament.state import DivisionState
 
-__all__ = ["live_standings"]
+__all__ = ["live_standings", "standings_now"]
 
 
 def live_standings(
@@ -29,3 +29,22 @@ def live_standings(
     results[round_] = {**have, **extra}
     trial = DivisionState(div.spec, div.players, div.joined, div.left, div.pairings, results)
     return trial.standings(round_)
+
+
+def standings_now(
+    div: DivisionState, scores_of: Callable[[str, str], tuple[int, int] | None]
+) -> tuple[int, list[Standing], bool]:
+    """The latest round paired, its standings, and whether they are provisional:
+    once every result of the round is in they are final; until then the games in
+    play count at the scores ``scores_of(first's name, second's name)`` gives."""
+    rnd = max(div.pairings, default=0)
+    if rnd == 0:
+        return 0, div.standings(0), False
+    if not div.missing(rnd):
+        return rnd, div.standings(rnd), False
+    scores: dict[tuple[int, int], tuple[int, int]] = {}
+    for a, b in div.missing(rnd):
+        got = scores_of(div.name(a), div.name(b))
+        if got is not None:
+            scores[(a, b)] = got
+    return rnd, live_standings(div, rnd, scores), True

@@ -60,6 +60,12 @@ def register(sub: Any) -> None:
         metavar="PORT",
         help="also serve the venue screen for browsers on this port (needs --venue NAME)",
     )
+    cmd.add_argument(
+        "--event",
+        type=Path,
+        metavar="EVENTLOG",
+        help="with --page: the event's log (rackclock event new), for live standings",
+    )
     cmd.set_defaults(handler=run)
 
 
@@ -79,7 +85,9 @@ def _say(out: TextIO, text: str) -> None:
     out.flush()
 
 
-async def _hub(url: str, root: Path, page: tuple[str, int, str] | None) -> None:
+async def _hub(
+    url: str, root: Path, page: tuple[str, int, str] | None, event: Path | None = None
+) -> None:
     from firmware_bridge.venue.archive import Archive
 
     archive = Archive(url, root)
@@ -93,7 +101,7 @@ async def _hub(url: str, root: Path, page: tuple[str, int, str] | None) -> None:
         from firmware_bridge.venue.page.server import VenuePage
 
         venue, port, host = page
-        server = VenuePage(parse_url(url), venue, host=host, port=port)
+        server = VenuePage(parse_url(url), venue, host=host, port=port, event=event)
         tasks.append(asyncio.create_task(server.run(), name="venue.page"))
     try:
         await stop.wait()
@@ -170,7 +178,7 @@ def run(args: argparse.Namespace) -> int:
         page = (args.venue, args.page, "127.0.0.1" if args.local else "0.0.0.0")
         _say(out, f"Venue screen: http://{host}:{args.page}/ (venue {args.venue})")
     try:
-        asyncio.run(_hub(url, data / "archive", page))
+        asyncio.run(_hub(url, data / "archive", page, args.event))
     except KeyboardInterrupt:
         pass
     finally:

@@ -15,7 +15,7 @@ from clock.event.ledger import EventLedger
 from engine.clocktext import clock_text
 from engine.events import Event
 from engine.tournament.intake import results_from_log
-from engine.tournament.live import live_standings
+from engine.tournament.live import standings_now
 from engine.tournament.state import DivisionState, EventState
 from terminal_ui.director.rows import Row
 
@@ -105,12 +105,13 @@ def _division(div: DivisionState, live: dict[frozenset[str], Row]) -> list[str]:
         else:
             state = "not started"
         out.append(f"  {n:>3}  {div.name(a)} (first) v {div.name(b)}: {state}")
-    done = not div.missing(rnd)
-    table = div.standings(rnd) if done else live_standings(div, rnd, scores)
+    _, table, provisional = standings_now(
+        div, lambda first, second: scores.get((div.seed_of(first), div.seed_of(second)))
+    )
     title = (
-        f"Standings after round {rnd}"
-        if done
-        else (f"Standings after round {rnd - 1}, with the games in play as they stand")
+        f"Standings after round {rnd - 1}, with the games in play as they stand"
+        if provisional
+        else f"Standings after round {rnd}"
     )
     out += ["", title, "  rank  W-L      spread  player"]
     out += [

@@ -26,9 +26,12 @@ import aiomqtt
 import pytest
 import websockets
 
+from clock.event.ledger import EventLedger
 from clock.table.service import TableService
 from clock.timeline import MonotonicTimeline
 from engine.events import ClockPressed, GameStarted
+from engine.tournament.pairing.draw import draw
+from engine.tournament.records import Result
 from firmware_bridge.venue.broker import free_port
 from firmware_bridge.venue.mqtt_session import parse_url
 from firmware_bridge.venue.page.server import VenuePage
@@ -123,9 +126,9 @@ async def browser(tmp_path: Path, url: str) -> AsyncIterator[Page]:
 
 
 @contextlib.asynccontextmanager
-async def venue_page(broker: Broker) -> AsyncIterator[str]:
+async def venue_page(broker: Broker, event: Path | None = None) -> AsyncIterator[str]:
     port = free_port()
-    page = VenuePage(parse_url(broker.url()), "club", host="127.0.0.1", port=port)
+    page = VenuePage(parse_url(broker.url()), "club", host="127.0.0.1", port=port, event=event)
     task = asyncio.create_task(page.run())
     try:
         deadline = time.monotonic() + 10
@@ -223,3 +226,35 @@ async def test_the_page_stays_right_through_a_broker_restart(
         running = "document.querySelector('#table-t1 .seat.running')?.dataset.seat"
         await page.until(f"{running} === '1'", "the press made while it was away", 30)
         await page.screenshot("broker-back")
+
+
+EVENT = """
+name = "Club night"
+[[division]]
+name = "A"
+rounds = 1
+plan = [{ rounds = "1", system = "koth" }]
+players = [{ name = "Ann", rating = 1800 }, { name = "Ben", rating = 1700 }]
+"""
+
+
+async def test_live_standings_follow_the_tables_and_the_event(
+    mosquitto: Broker, tmp_path: Path
+) -> None:
+    log = tmp_path / "club.sqlite"
+    with EventLedger.create(log, EVENT, "club.toml") as ledger:
+        ledger.append(draw(ledger.state.division("A"), 1))
+    async with (
+        table(mosquitto, tmp_path) as _,
+        venue_page(mosquitto, log) as url,
+        browser(tmp_path, url) as page,
+    ):
+        box = "document.getElementById('standings').textContent"
+        await page.until(f"{box}.includes('games in play as they stand')", "live standings")
+        assert "Ann" in await page.eval(box)
+        with EventLedger.open(log) as ledger:  # the director records the result
+            ledger.append(Result("A", 1, 1, 2, (400, 300)))
+        await page.until(f"{box}.includes('after round 1')", "the final standings")
+        first = "document.querySelector('#standings tr:nth-child(2) td.player').textContent"
+        assert await page.eval(first) == "Ann"
+        await page.screenshot("standings")

@@ -12,6 +12,8 @@ import json
 import time
 from typing import Any
 
+from engine.tournament.live import standings_now
+from engine.tournament.state import EventState
 from firmware_bridge.venue.topics import TableTopics, TopicError, parse_topic
 
 __all__ = ["VenueModel", "table_topics"]
@@ -35,6 +37,10 @@ class VenueModel:
         """Table -> its assignment in the round."""
         self.broker_connected = False
         """Whether the server is connected to the broker."""
+        self.event: EventState | None = None
+        """The event (``--event``), for its standings."""
+        self.standings_due = False
+        """A table or the event changed since the standings were last pushed."""
         self._watchers: set[asyncio.Queue[dict[str, Any]]] = set()
 
     # --- in -------------------------------------------------------------------------------
@@ -63,6 +69,7 @@ class VenueModel:
         else:
             return
         self._push({"type": "table", "table": self.summary(name)})
+        self.standings_due = self.event is not None
 
     def set_connected(self, connected: bool) -> None:
         """The server's broker connection came or went."""
@@ -101,6 +108,50 @@ class VenueModel:
             "assignment": self.assignments.get(name),
         }
 
+    def standings(self) -> list[dict[str, Any]]:
+        """Each division's standings now: final once its round's results are in, else
+        with the games in play at their scores on the tables."""
+        if self.event is None:
+            return []
+        out = []
+        for div in self.event.divisions.values():
+            rnd, table, provisional = standings_now(div, self._scores_of)
+            out.append(
+                {
+                    "division": div.spec.name,
+                    "round": rnd,
+                    "provisional": provisional,
+                    "rows": [
+                        {
+                            "rank": r.rank,
+                            "name": div.name(r.seed),
+                            "wins": r.wins,
+                            "losses": r.losses,
+                            "spread": r.spread,
+                        }
+                        for r in table
+                    ],
+                }
+            )
+        return out
+
+    def push_standings(self) -> None:
+        """Send the standings to the browsers (the server calls it at most once a second)."""
+        self.standings_due = False
+        self._push({"type": "standings", "divisions": self.standings()})
+
+    def _scores_of(self, first: str, second: str) -> tuple[int, int] | None:
+        for doc in self.live.values():
+            rep = doc.get("state", {})
+            players, scores = rep.get("players"), rep.get("scores")
+            if not isinstance(players, list) or not isinstance(scores, list):
+                continue
+            if players == [first, second]:
+                return int(scores[0]), int(scores[1])
+            if players == [second, first]:
+                return int(scores[1]), int(scores[0])
+        return None
+
     def everything(self) -> dict[str, Any]:
         """The whole venue, for a page that just loaded."""
         names = sorted(set(self.live) | set(self.online) | set(self.assignments), key=_order)
@@ -109,6 +160,7 @@ class VenueModel:
             "venue": self.venue,
             "connected": self.broker_connected,
             "tables": [self.summary(n) for n in names],
+            "standings": self.standings(),
         }
 
     def table(self, name: str) -> dict[str, Any] | None:

@@ -12,18 +12,26 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
+import os
 from collections.abc import Awaitable, Callable, MutableMapping
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import aiomqtt
 import uvicorn
 
+from clock.event.ledger import read_event
+from clock.log.eventlog import LogError
+from engine.errors import EngineError
 from firmware_bridge.venue.mqtt_session import BrokerSettings, MqttSession
 from firmware_bridge.venue.page.model import VenueModel, table_topics
 from firmware_bridge.venue.topics import client_id
 
 __all__ = ["VenuePage", "app"]
+
+log = logging.getLogger(__name__)
 
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
@@ -138,8 +146,19 @@ async def _events(model: VenueModel, receive: Receive, send: Send) -> None:
 class VenuePage:
     """The page's broker connection (viewer role) and its web server."""
 
-    def __init__(self, broker: BrokerSettings, venue: str, *, host: str, port: int) -> None:
+    def __init__(
+        self,
+        broker: BrokerSettings,
+        venue: str,
+        *,
+        host: str,
+        port: int,
+        event: Path | None = None,
+    ) -> None:
         self.model = VenueModel(venue)
+        self.event_path = event
+        """The event's log (the director's), followed for the standings."""
+        self._event_sig: tuple[int, int] | None = None
         """What the page shows."""
         self.session = MqttSession(
             broker,
@@ -171,8 +190,37 @@ class VenuePage:
     async def run(self) -> None:
         """Serve until cancelled."""
         self.session.start()
+        follower = asyncio.create_task(self._follow())
         try:
             await self.server.serve()
         finally:
+            follower.cancel()
             self.server.should_exit = True
             await self.session.close()
+
+    async def _follow(self) -> None:
+        """Once a second: reread the event's log if it changed, push the standings if
+        anything changed (however many tables moved meanwhile)."""
+        while True:
+            if self.event_path is not None:
+                await self._reread()
+            if self.model.standings_due:
+                self.model.push_standings()
+            await asyncio.sleep(1.0)
+
+    async def _reread(self) -> None:
+        assert self.event_path is not None
+        try:
+            st = await asyncio.to_thread(os.stat, self.event_path)
+        except OSError:
+            return
+        sig = (st.st_mtime_ns, st.st_size)
+        if sig == self._event_sig:
+            return
+        try:
+            self.model.event = await asyncio.to_thread(read_event, self.event_path)
+        except (LogError, EngineError) as exc:
+            log.warning("venue page: cannot read the event %s: %s", self.event_path, exc)
+            return
+        self._event_sig = sig
+        self.model.standings_due = True

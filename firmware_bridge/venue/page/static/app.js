@@ -63,8 +63,29 @@ function draw(name) {
   el.innerHTML = html;
 }
 
+function standings(divisions) {
+  const box = document.getElementById("standings");
+  let html = "";
+  for (const d of divisions || []) {
+    const when = d.provisional
+      ? `after round ${d.round - 1}, games in play as they stand`
+      : `after round ${d.round}`;
+    html += `<table data-division="${esc(d.division)}"><caption>Division ${esc(d.division)}, ` +
+      `${esc(when)}</caption><tr><th>#</th><th>W-L</th><th>spread</th><th></th></tr>`;
+    for (const r of d.rows) {
+      html += `<tr><td>${r.rank}</td><td>${r.wins}-${r.losses}</td>` +
+        `<td>${r.spread > 0 ? "+" : ""}${r.spread}</td><td class="player">${esc(r.name)}</td></tr>`;
+    }
+    html += "</table>";
+  }
+  box.innerHTML = html;
+}
+
 function take(msg) {
-  if (msg.type === "venue") {
+  if (msg.type === "standings") {
+    standings(msg.divisions);
+  } else if (msg.type === "venue") {
+    standings(msg.standings);
     document.getElementById("venue").textContent = msg.venue;
     link(msg.connected);
     for (const t of msg.tables) tables.set(t.table, {doc: t, at: Date.now()});
