@@ -1,7 +1,8 @@
-"""Past one broker: a hall's mosquitto bridged to a central one (two real mosquittos,
-the bridge written by deploy/mosquitto/make_bridge.py).
+"""Past one broker: two halls' mosquittos bridged to a central one (three real
+mosquittos, the bridges written by deploy/mosquitto/make_bridge.py).
 
-A director on the central broker sees the hall's table and its commands reach it;
+A director on the central broker sees the tables of both halls and its commands
+reach them;
 the clocks' traffic stays in the hall; when the centre goes away the hall keeps
 playing, and when it returns the centre has the hall's latest."""
 
@@ -42,17 +43,38 @@ def test_the_example_is_what_make_bridge_writes() -> None:
     assert "/clock/" not in text  # the clocks' traffic stays in the hall
 
 
-async def test_a_hall_bridged_to_the_centre(
+async def test_halls_bridged_to_the_centre(
     mosquitto_factory: BrokerFactory, tmp_path: Path
 ) -> None:
     central = mosquitto_factory()
-    hall = mosquitto_factory(extra=make_bridge().bridge("hall1", f"127.0.0.1:{central.port}"))
+    mb = make_bridge()
+    hall = mosquitto_factory(extra=mb.bridge("hall1", f"127.0.0.1:{central.port}"))
+    hall2 = mosquitto_factory(extra=mb.bridge("hall2", f"127.0.0.1:{central.port}"))
+    other = TableTopics("hall2", "t9")
     svc = TableService(tmp_path / "t1.sqlite", timeline=FakeTimeline(1_000_000), heartbeat_ms=0)
-    async with svc, TablePublisher(svc, parse_url(hall.url()), HALL, refresh_s=0.5, expiry_s=60):
-        ack = await svc.submit(
-            GameStarted(variant="nzasp", players=("Ann", "Ben"), mode="scoresheet")
-        )
-        assert ack.accepted
+    svc2 = TableService(tmp_path / "t9.sqlite", timeline=FakeTimeline(1_000_000), heartbeat_ms=0)
+    async with (
+        svc,
+        svc2,
+        TablePublisher(svc, parse_url(hall.url()), HALL, refresh_s=0.5, expiry_s=60),
+        TablePublisher(svc2, parse_url(hall2.url()), other, refresh_s=0.5, expiry_s=60),
+    ):
+        for s in (svc, svc2):
+            ack = await s.submit(
+                GameStarted(variant="nzasp", players=("Ann", "Ben"), mode="scoresheet")
+            )
+            assert ack.accepted
+        # a director on the central broker sees the tables of both halls
+        everyone = DirectorLink(parse_url(central.url()), desk="all")
+        async with everyone:
+            await wait_for(
+                lambda: all(
+                    (s := everyone.tables.get(t)) is not None and s.doc is not None
+                    for t in (HALL, other)
+                ),
+                "both halls' tables at the centre",
+                limit_s=15,
+            )
         link = DirectorLink(parse_url(central.url()), desk="centre", venue="hall1")
         async with link:
             await wait_for(
