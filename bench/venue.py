@@ -133,8 +133,11 @@ async def _hub(port: int, out: Path, root: Path) -> None:
 
     def timed(topics: TableTopics) -> None:
         snap = archive.link.tables[topics]
-        if snap.doc is not None and isinstance(snap.doc.get("published_at_ms"), int):
-            lags.append((time.time(), time.time() * 1000 - snap.doc["published_at_ms"]))
+        # a removal (a table's clean stop) keeps the last document: not a new one
+        doc = snap.doc if not snap.removed else None
+        if doc is not None and isinstance(doc.get("published_at_ms"), int):
+            lag = time.time() * 1000 - doc["published_at_ms"]
+            lags.append((time.time(), lag))
         handle(topics)
 
     archive.link._on_change = timed
@@ -190,15 +193,24 @@ async def _raw_round_trip(port: int, size: int, rate: float, seconds: float) -> 
 
 
 async def _tables(
-    args: argparse.Namespace, workdir: Path, broker: BrokerSettings
+    args: argparse.Namespace,
+    workdir: Path,
+    broker: BrokerSettings,
+    shard: int,
+    start_at: float,
 ) -> dict[str, Any]:
-    """Run the tables: settle, stay idle, then press; the windows and counts."""
+    """Run this process's share of the tables: set up, wait for ``start_at`` (wall
+    clock, the same for every process), stay idle, then press; windows and counts."""
     port = broker.port
+    procs = args.procs
+    first = args.tables * shard // procs
+    last = args.tables * (shard + 1) // procs
+    rate = args.rate / procs
     tl = MonotonicTimeline()
     services: list[TableService] = []
     pubs: list[TablePublisher] = []
     async with contextlib.AsyncExitStack() as stack:
-        for i in range(args.tables):
+        for i in range(first, last):
             table = TableTopics(VENUE, f"t{i + 1}")
             svc = TableService(workdir / f"t{i + 1}.sqlite", timeline=tl, heartbeat_ms=0)
             await stack.enter_async_context(svc)
@@ -212,13 +224,14 @@ async def _tables(
             pubs.append(pub)
         for pub in pubs:
             await pub.session.wait_connected(30)
-        await asyncio.sleep(2)  # the first live documents and snapshots settle
+        late = time.time() > start_at
+        await asyncio.sleep(max(0.0, start_at - time.time()))
         idle0 = time.time()
         await asyncio.sleep(args.idle_seconds)
         idle1 = active0 = time.time()
         presses = 0
         t0 = time.monotonic()
-        interval = 1 / args.rate
+        interval = 1 / rate
         cpu0 = _self_stats()["cpu_s"]
         broker_cpu0 = _proc_stats(args.broker_pid)["cpu_s"]
         while time.monotonic() - t0 < args.seconds:
@@ -233,9 +246,9 @@ async def _tables(
         broker_cpu1 = _proc_stats(args.broker_pid)["cpu_s"]
         tables_rss = _self_stats()["rss_mb"]
         broker_rss = _proc_stats(args.broker_pid)["rss_mb"]
-        sizes = 400
-        raw = await _raw_round_trip(port, sizes, min(args.rate * 3, 500), 5.0)
+        raw = await _raw_round_trip(port, 400, min(args.rate * 3, 500), 5.0) if shard == 0 else []
     return {
+        "late": late,
         "idle": (idle0, idle1),
         "active": (active0, active1),
         "presses": presses,
@@ -247,6 +260,16 @@ async def _tables(
         "broker_rss_mb": broker_rss,
         "raw": raw,
     }
+
+
+def _merge(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The parent's run (shard 0) with every shard's presses, CPU and memory added."""
+    run = dict(runs[0])
+    run["presses"] = sum(r["presses"] for r in runs)
+    run["cpu"] = dict(run["cpu"], tables=round(sum(r["cpu"]["tables"] for r in runs), 3))
+    run["tables_rss_mb"] = round(sum(r["tables_rss_mb"] for r in runs), 1)
+    run["late"] = any(r["late"] for r in runs)
+    return run
 
 
 def _report(
@@ -337,7 +360,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rate", type=float, help="presses per second in all (default N/20)")
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--idle-seconds", type=float, default=65.0)
-    parser.add_argument("--role", choices=("subscriber", "hub"), help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--procs", type=int, default=1, help="table processes (the load generator's cores)"
+    )
+    parser.add_argument(
+        "--setup-seconds", type=float, help="time allowed to set the tables up (default 10 + N/20)"
+    )
+    parser.add_argument("--role", choices=("subscriber", "hub", "tables"), help=argparse.SUPPRESS)
+    parser.add_argument("--shard", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--start-at", type=float, help=argparse.SUPPRESS)
+    parser.add_argument("--workdir", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--broker-pid", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -349,11 +382,17 @@ def main(argv: list[str] | None = None) -> int:
             asyncio.run(_hub(args.port, args.out, Path(root)))
         return 0
     args.rate = args.rate or args.tables / 20
+    if args.role == "tables":
+        broker = BrokerSettings("127.0.0.1", args.port)
+        run = asyncio.run(_tables(args, args.workdir, broker, args.shard, args.start_at))
+        _dump(args.out, run)
+        return 0
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, 8 * args.tables + 256)), hard))
     with tempfile.TemporaryDirectory() as tmp, mosquitto(Path(tmp)) as broker:
         work = Path(tmp)
         args.broker_pid = _broker_pid(broker.port)
+        args.workdir = work
         me = [sys.executable, "-m", "bench.venue", "--port", str(broker.port)]
         sub_out, hub_out = work / "subscriber.json", work / "hub.json"
         children = [
@@ -361,7 +400,32 @@ def main(argv: list[str] | None = None) -> int:
             subprocess.Popen([*me, "--role", "hub", "--out", str(hub_out)]),
         ]
         _wait_ready(sub_out, hub_out)
-        run = asyncio.run(_tables(args, work, broker))
+        start_at = time.time() + (args.setup_seconds or 10 + args.tables / 20)
+        shards = []
+        for shard in range(1, args.procs):
+            out = work / f"tables-{shard}.json"
+            extra = ["--tables", str(args.tables), "--rate", str(args.rate)]
+            extra += ["--seconds", str(args.seconds), "--idle-seconds", str(args.idle_seconds)]
+            extra += [
+                "--procs",
+                str(args.procs),
+                "--shard",
+                str(shard),
+                "--start-at",
+                str(start_at),
+            ]
+            extra += ["--workdir", str(work), "--broker-pid", str(args.broker_pid)]
+            shards.append(
+                (out, subprocess.Popen([*me, "--role", "tables", "--out", str(out), *extra]))
+            )
+        run = asyncio.run(_tables(args, work, broker, 0, start_at))
+        for _, proc in shards:
+            proc.wait(600)
+        runs = [run, *(json.loads(out.read_text()) for out, _ in shards)]
+        run = _merge(runs)
+        if run["late"]:
+            sys.stderr.write("bench.venue: the tables were not set up in time: --setup-seconds\n")
+            return 1
         for child in children:
             child.send_signal(signal.SIGTERM)
         for child in children:
