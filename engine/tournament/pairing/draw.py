@@ -116,9 +116,11 @@ def _ranked(
     ranked = [row.seed for row in table]
     wins = {row.seed: row.wins for row in table}
     out: list[tuple[int, int]] = []
-    rounds_left = spec.rounds - round_ + 1
+    # the Gibson rule judges the standings the system pairs on (Portland: round X-2),
+    # with every round still to be played after them
+    rounds_left = spec.rounds - through
     if spec.gibson:
-        current = div.standings(round_ - 1, active)
+        current = table
         leader = clinched(current, rounds_left, spec.gibson_spread)
         if leader is not None:
             # the highest placed out of the prizes whom the repeat limits allow
