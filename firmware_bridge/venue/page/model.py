@@ -183,6 +183,11 @@ class VenueModel:
         self._watchers.add(queue)
         return queue
 
+    def watching(self, queue: asyncio.Queue[dict[str, Any]]) -> bool:
+        """Whether the queue is still fed (a browser that fell 1,000 changes behind
+        is dropped: its page reconnects and starts from the whole venue)."""
+        return queue in self._watchers
+
     def unwatch(self, queue: asyncio.Queue[dict[str, Any]]) -> None:
         """That browser left."""
         self._watchers.discard(queue)

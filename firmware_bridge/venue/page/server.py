@@ -121,7 +121,8 @@ async def _events(model: VenueModel, receive: Receive, send: Send) -> None:
         await send(
             {"type": "http.response.body", "body": f"data: {first}\n\n".encode(), "more_body": True}
         )
-        while not watcher.done():
+        # a browser dropped for falling behind ends here: it reconnects afresh
+        while not watcher.done() and model.watching(queue):
             # the next change, the keepalive, or the browser leaving: whichever is first
             getter = asyncio.ensure_future(queue.get())
             await asyncio.wait(
