@@ -96,16 +96,22 @@ async def _hub(
     with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows
         loop.add_signal_handler(signal.SIGTERM, stop.set)
     tasks = [asyncio.create_task(archive.run(), name="venue.archive")]
+    server = None
     if page is not None:
         from firmware_bridge.venue.mqtt_session import parse_url
         from firmware_bridge.venue.page.server import VenuePage
 
         venue, port, host = page
         server = VenuePage(parse_url(url), venue, host=host, port=port, event=event)
-        tasks.append(asyncio.create_task(server.run(), name="venue.page"))
+        served = asyncio.create_task(server.run(), name="venue.page")
     try:
         await stop.wait()
     finally:
+        if server is not None:
+            # the web server stops by itself (browsers' streams closed), not by cancelling
+            server.server.should_exit = True
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(served, 10)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)

@@ -14,7 +14,9 @@ import json
 import os
 import signal
 import sys
+import urllib.request
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -93,10 +95,11 @@ async def test_venue_runs_the_broker_and_archives_a_table(tmp_path: Path) -> Non
         if os.environ.get("REQUIRE_SYSTEM_DEPS") == "1":
             pytest.fail("mosquitto is not installed")
         pytest.skip("mosquitto is not installed: apt-get install mosquitto")
-    port = free_port()
+    port, page = free_port(), free_port()
     data = tmp_path / "data"
     hub = await asyncio.create_subprocess_exec(
         RACKCLOCK, "venue", "--port", str(port), "--data", str(data), "--local",
+        "--venue", "club", "--page", str(page),
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
     )  # fmt: skip
     hub_out = Lines(hub)
@@ -104,9 +107,9 @@ async def test_venue_runs_the_broker_and_archives_a_table(tmp_path: Path) -> Non
     try:
         await wait_for(lambda: hub_out.has("Stop with ctrl+c"), "the connection lines")
         base = f"mqtt://127.0.0.1:{port}"
-        assert hub_out.has(f"--clock {base}/<venue>/<table>")
+        assert hub_out.has(f"--clock {base}/club/<table>")
         assert hub_out.has(f"rackclock director --broker {base}")
-        assert hub_out.has(f"rackclock emulate-clock --mqtt {base}/<venue>/<table>")
+        assert hub_out.has(f"rackclock emulate-clock --mqtt {base}/club/<table>")
         assert listening(port)
         table = await asyncio.create_subprocess_exec(
             RACKCLOCK, "serve", "--variant", "nzasp", "--players", "Ann Lee,Ben Ray",
@@ -128,6 +131,11 @@ async def test_venue_runs_the_broker_and_archives_a_table(tmp_path: Path) -> Non
         assert doc["state"]["players"] == ["Ann Lee", "Ben Ray"]
         assert doc["state"]["phase"] == "playing"
         await wait_for(lambda: hub_out.has("table club/t1: online"), "the table online")
+        # the venue screen (--page) knows the table too
+        assert hub_out.has(f"Venue screen: http://127.0.0.1:{page}/ (venue club)")
+        venue = await asyncio.to_thread(_get_json, f"http://127.0.0.1:{page}/venue")
+        assert [t["table"] for t in venue["tables"]] == ["t1"]
+        assert venue["tables"][0]["players"] == ["Ann Lee", "Ben Ray"]
         # the game ends: the hub fetches the log
         assert table.stdin is not None
         table.stdin.write(b'{"type":"resigned","player":1}\n')
@@ -164,3 +172,9 @@ async def test_venue_runs_the_broker_and_archives_a_table(tmp_path: Path) -> Non
         if pid_file.exists():
             with contextlib.suppress(ProcessLookupError, ValueError):
                 os.kill(int(pid_file.read_text()), signal.SIGKILL)
+
+
+def _get_json(url: str) -> dict[str, Any]:
+    with urllib.request.urlopen(url, timeout=5) as r:
+        doc: dict[str, Any] = json.loads(r.read())
+    return doc
