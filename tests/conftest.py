@@ -13,23 +13,21 @@ A missing mosquitto skips these tests, unless ``REQUIRE_SYSTEM_DEPS=1`` (CI,
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from firmware_bridge.venue.broker import BrokerConfig, find_mosquitto, free_port
-from tests.helpers import Broker, BrokerFactory
+from tests.helpers import Broker, BrokerFactory, missing_part
 
 
 def _require() -> str:
     exe = find_mosquitto()
     if exe is None:
-        hint = "mosquitto is not installed: apt-get install -y mosquitto (or ./scripts/system-deps)"
-        if os.environ.get("REQUIRE_SYSTEM_DEPS") == "1":
-            pytest.fail(hint)
-        pytest.skip(hint)
+        missing_part(
+            "mosquitto is not installed: apt-get install -y mosquitto (or ./scripts/system-deps)"
+        )
     return exe
 
 

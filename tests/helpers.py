@@ -10,7 +10,7 @@ import json
 import os
 from collections.abc import AsyncIterator, Callable, Coroutine
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import Any, NoReturn, TypedDict
 
 import pytest
 from rich.console import Console
@@ -67,6 +67,7 @@ __all__ = [
     "gcg_files",
     "load_json",
     "logged",
+    "missing_part",
     "owed",
     "play",
     "rulings",
@@ -349,3 +350,11 @@ def logged(path: Path) -> GameState:
         state, rejected = replay(log.events())
     assert not rejected
     return state
+
+
+def missing_part(hint: str) -> NoReturn:
+    """A system program a test drives is not installed: a failure under
+    ``REQUIRE_SYSTEM_DEPS=1`` (``make test``, CI), else a skip, saying how to install it."""
+    if os.environ.get("REQUIRE_SYSTEM_DEPS") == "1":
+        pytest.fail(hint)
+    pytest.skip(hint)

@@ -26,7 +26,7 @@ from clock.log.eventlog import EventLog, verify
 from engine.events import ClockPressed, Passed, TilesPlaced
 from engine.rules.replay import replay
 from engine.rules.state import Phase
-from tests.helpers import REPO
+from tests.helpers import REPO, missing_part
 
 WAIT_S = 15.0
 """Longest wait for one thing to show on the screen."""
@@ -35,10 +35,7 @@ WAIT_S = 15.0
 def _require_tmux() -> str:
     exe = shutil.which("tmux")
     if exe is None:
-        hint = "tmux is not installed: apt-get install -y tmux (or ./scripts/system-deps)"
-        if os.environ.get("REQUIRE_SYSTEM_DEPS") == "1":
-            pytest.fail(hint)
-        pytest.skip(hint)
+        missing_part("tmux is not installed: apt-get install -y tmux (or ./scripts/system-deps)")
     if shutil.which("make") is None:
         pytest.fail("make is not installed: the README's main command is 'make run'")
     return exe

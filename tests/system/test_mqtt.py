@@ -44,7 +44,15 @@ from firmware_bridge.venue.mqtt_session import (
 from firmware_bridge.venue.publisher import TablePublisher
 from firmware_bridge.venue.topics import TableTopics, TopicError, client_id, parse_topic
 from firmware_bridge.wire.protocol import Set, to_json
-from tests.helpers import REPO, Broker, BrokerFactory, free_port, wait_for, wait_port
+from tests.helpers import (
+    REPO,
+    Broker,
+    BrokerFactory,
+    free_port,
+    missing_part,
+    wait_for,
+    wait_port,
+)
 
 TABLE = TableTopics("club", "t1")
 NZASP = GameStarted(variant="nzasp", players=("Ann", "Ben"), mode="scoresheet")
@@ -650,9 +658,7 @@ def _make_certs(d: Path) -> dict[str, Path]:
     """A private CA, a server certificate for 127.0.0.1 and a client certificate."""
     openssl = shutil.which("openssl")
     if openssl is None:
-        if os.environ.get("REQUIRE_SYSTEM_DEPS") == "1":
-            pytest.fail("openssl is missing: run scripts/system-deps (apt-get install openssl)")
-        pytest.skip("openssl not installed")
+        missing_part("openssl is missing: run scripts/system-deps (apt-get install openssl)")
     f = {
         n: d / n for n in ("ca.key", "ca.crt", "s.key", "s.csr", "s.crt", "c.key", "c.csr", "c.crt")
     }

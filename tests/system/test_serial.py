@@ -70,7 +70,7 @@ from firmware_bridge.wire.protocol import (
     needs_ack,
 )
 from terminal_ui.cli.emulate import parse_command
-from tests.helpers import wait_for
+from tests.helpers import missing_part, wait_for
 
 GAME = GameStarted(variant="nzasp", players=("Ann", "Ben"), mode="scoresheet")
 """25:00 each, scoresheet mode: presses need no plays."""
@@ -84,9 +84,7 @@ RACKCLOCK = Path(sys.executable).parent / "rackclock"
 def need_socat() -> str:
     """The socat binary; fails under REQUIRE_SYSTEM_DEPS=1 when it is missing."""
     if SOCAT is None:
-        if os.environ.get("REQUIRE_SYSTEM_DEPS") == "1":
-            pytest.fail("socat is missing: run scripts/system-deps (apt-get install socat)")
-        pytest.skip("socat is not installed (REQUIRE_SYSTEM_DEPS=1 makes this a failure)")
+        missing_part("socat is missing: run scripts/system-deps (apt-get install socat)")
     return SOCAT
 
 

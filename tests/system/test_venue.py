@@ -22,7 +22,7 @@ import pytest
 
 from engine.rules.replay import parse_jsonl, replay
 from firmware_bridge.venue.broker import BrokerConfig, config_text, find_mosquitto, listening
-from tests.helpers import free_port, wait_for
+from tests.helpers import free_port, missing_part, wait_for
 
 RACKCLOCK = str(Path(sys.executable).parent / "rackclock")
 WAIT_S = 15.0
@@ -92,9 +92,7 @@ async def test_without_mosquitto_it_says_how_to_install_it(tmp_path: Path) -> No
 
 async def test_venue_runs_the_broker_and_archives_a_table(tmp_path: Path) -> None:
     if find_mosquitto() is None:
-        if os.environ.get("REQUIRE_SYSTEM_DEPS") == "1":
-            pytest.fail("mosquitto is not installed")
-        pytest.skip("mosquitto is not installed: apt-get install mosquitto")
+        missing_part("mosquitto is not installed: apt-get install mosquitto")
     port, page = free_port(), free_port()
     data = tmp_path / "data"
     hub = await asyncio.create_subprocess_exec(

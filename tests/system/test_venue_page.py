@@ -13,7 +13,6 @@ import asyncio
 import base64
 import contextlib
 import json
-import os
 import shutil
 import subprocess
 import time
@@ -37,7 +36,7 @@ from firmware_bridge.venue.mqtt_session import parse_url
 from firmware_bridge.venue.page.server import VenuePage
 from firmware_bridge.venue.publisher import TablePublisher
 from firmware_bridge.venue.topics import TableTopics
-from tests.helpers import REPO, Broker
+from tests.helpers import REPO, Broker, missing_part
 
 ARTIFACTS = REPO / "artifacts" / "venue-page"
 T1 = TableTopics("club", "t1")
@@ -46,10 +45,7 @@ T1 = TableTopics("club", "t1")
 def chromium() -> str:
     exe = shutil.which("chromium") or shutil.which("chromium-browser")
     if exe is None:
-        hint = "chromium is not installed: apt-get install -y chromium (scripts/system-deps)"
-        if os.environ.get("REQUIRE_SYSTEM_DEPS") == "1":
-            pytest.fail(hint)
-        pytest.skip(hint)
+        missing_part("chromium is not installed: apt-get install -y chromium (scripts/system-deps)")
     return exe
 
 
