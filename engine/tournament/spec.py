@@ -97,7 +97,6 @@ class DivisionSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     back_to_back: bool = False
     bye_spread: int = 50
     """Byes are scored as a win with a +50 spread (the manual, "Odd Number of Players")."""
-    forfeit_spread: int = 50
     days: tuple[int, ...] = (1,)
     tiebreaks: tuple[str, ...] = ("wins", "spread")
 

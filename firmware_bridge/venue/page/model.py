@@ -27,8 +27,6 @@ class VenueModel:
         """The venue shown."""
         self.live: dict[str, dict[str, Any]] = {}
         """Table -> its latest live document."""
-        self.received_ms: dict[str, int] = {}
-        """Table -> when its live document arrived (wall ms, this machine)."""
         self.online: dict[str, bool] = {}
         """Table -> its terminal's status."""
         self.snapshots: dict[str, dict[str, Any]] = {}
@@ -62,8 +60,6 @@ class VenueModel:
                 store[suffix].pop(name, None)  # removed (a clean stop)
             else:
                 store[suffix][name] = doc
-                if suffix == "live":
-                    self.received_ms[name] = time.time_ns() // 1_000_000
             if suffix == "state":
                 return  # the board and moves are fetched on demand: no push
         else:
