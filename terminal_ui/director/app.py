@@ -267,7 +267,10 @@ class DirectorApp(App[int]):
             if doc is not None and signed_result(doc):
                 key = f"{topics.venue}/{topics.table}"
                 state = doc["state"]
-                self._fetch_for_event(key, json.dumps([state["players"], state["result"]]))
+                version = json.dumps([state["players"], state["result"]])
+                if self._event_versions.get(key) != version:  # once per signed result
+                    self._event_versions[key] = version
+                    self._fetch_for_event(key, version)
 
     def _take(self, name: str, events: Sequence[tuple[int, Event]], key: object) -> None:
         assert self.desk is not None
@@ -279,12 +282,13 @@ class DirectorApp(App[int]):
     @work(group="event")
     async def _fetch_for_event(self, key: str, version: str) -> None:
         table = self.tables.get(key)
-        if table is None or self.desk is None or self._event_versions.get(key) == version:
+        if table is None or self.desk is None:
+            self._event_versions.pop(key, None)  # not known yet: try again
             return
-        self._event_versions[key] = version
         problem = await self.load_log(table)
         if problem:
             self.desk.news.append(f"{key}: {problem}")
+            self._event_versions.pop(key, None)  # the next refresh asks again
             return
         self._take(key, table.events, version)
 
