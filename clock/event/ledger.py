@@ -111,10 +111,6 @@ class EventLedger:
             raise
         return self.state
 
-    def records(self) -> list[Record]:
-        """Every record, in order."""
-        return _read(self.path)
-
     def close(self) -> None:
         """Close the file."""
         self._conn.close()
