@@ -3,22 +3,30 @@
 A game's players are found in its division by name, its round and division
 from the game's own ``game_started`` (set from the table's assignment) or from
 the director, and the pairing must exist; the scores are turned to the
-pairing's order (who started). The result names the game's log and the digest
-of the game's events (SHA-256 of their JSON Lines, the same from the table's
-SQLite log or the hub's JSON Lines copy), so it can be traced to the game.
+pairing's order (who started). A game that names its table must be the game the
+round assigned to that table (division, round and both players), and a log that
+came from a table (its topic on the broker) delivers only games naming that
+table: a table cannot deliver another table's game. The result names the game's
+log and the digest of the game's events (SHA-256 of their JSON Lines, the same
+from the table's SQLite log or the hub's JSON Lines copy), so it can be traced
+to the game.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+import msgspec
 
 from engine.events import Event, GameStarted, encode_event
 from engine.exports.results import GameResult, game_result
 from engine.rules.replay import replay, split_games
+from engine.tournament.assignment import round_assignments
 from engine.tournament.errors import ResultError, TournamentError
 from engine.tournament.records import Result
+from engine.tournament.scores import score_text
 from engine.tournament.state import DivisionState, EventState
 
 __all__ = ["Intake", "game_digest", "result_of_game", "results_from_log"]
@@ -63,7 +71,13 @@ class Intake:
     """What a log gave: new results to append, and what was passed over and why."""
 
     results: list[Result]
+    """New results, to append."""
     notes: list[str]
+    """Games passed over for now: not finished, or waiting for signatures."""
+    refused: list[str] = field(default_factory=list)
+    """Games that cannot be taken, each with why on one line."""
+    known: int = 0
+    """Games the event already has from this very game (the same digest): a no-op."""
 
 
 def results_from_log(
@@ -74,13 +88,16 @@ def results_from_log(
     division: str | None = None,
     round_: int | None = None,
     unsigned: bool = False,
+    table: str | None = None,
 ) -> Intake:
     """The results of a table log's finished games that the event does not have yet.
 
     A game counts once both players have signed (``unsigned`` takes finished
-    games without signatures too). A game already in the event with the same
-    digest is passed over silently; one whose result differs from the event's is
-    reported, not applied (a director corrects results, with a reason).
+    games without signatures too). ``table`` is the table the log came from (its
+    topic on the broker): then only games naming that table are taken. A game
+    already in the event with the same digest is counted in ``known``; one whose
+    result differs from the event's is refused, not applied (a director corrects
+    results, with a reason).
     """
     out = Intake([], [])
     for n, game in enumerate(split_games(events), start=1):
@@ -96,13 +113,15 @@ def results_from_log(
             out.notes.append(f"{where}: finished, waiting for both signatures")
             continue
         try:
-            div = state.division(start.division or division or _only(state))
-            res = result_of_game(div, game_result(gstate, start.round or round_), "")
+            rnd = start.round or round_
+            div_name = _table_check(state, start, rnd, table) or start.division or division
+            div = state.division(div_name or _only(state))
+            res = result_of_game(div, game_result(gstate, rnd), "")
         except TournamentError as exc:
-            out.notes.append(f"{where}: {exc}")
+            out.refused.append(f"{where}: {exc}")
             continue
         except ValueError as exc:  # ResultsError: no round known
-            out.notes.append(f"{where}: {exc} (give --round)")
+            out.refused.append(f"{where}: {exc} (give --round)")
             continue
         ref = f"{name} {game_digest(evs)}"
         have = div.results.get(res.round, {}).get((res.first, res.second))
@@ -113,25 +132,54 @@ def results_from_log(
         ]
         if have is not None or pending:
             old = have or pending[0]
-            if old.game.split(" ")[-1] != ref.split(" ")[-1] and old.scores != res.scores:
-                out.notes.append(
-                    f"{where}: the event has {old.scores[0]}-{old.scores[1]} for this game, "
-                    f"the log says {res.scores[0]}-{res.scores[1]}: a director corrects it"
+            if old.game.split(" ")[-1] == ref.split(" ")[-1] or old.scores == res.scores:
+                out.known += 1
+            else:
+                out.refused.append(
+                    f"{where}: the event has {score_text(*old.scores)} for this game, "
+                    f"the log says {score_text(*res.scores)}: a director corrects it "
+                    "(event result ... --reason)"
                 )
             continue
-        out.results.append(
-            Result(
-                res.division,
-                res.round,
-                res.first,
-                res.second,
-                res.scores,
-                res.kind,
-                game=ref,
-                by="table",
-            )
-        )
+        out.results.append(msgspec.structs.replace(res, game=ref))
     return out
+
+
+def _table_check(
+    state: EventState, start: GameStarted, round_: int | None, source: str | None
+) -> str | None:
+    """The division of the round's assignment for the game's table (None when the
+    game names no table and came from no table).
+
+    Raises:
+        ResultError: The game came from a table it does not name, or is not the
+            game the round assigned to the table it names.
+    """
+    if source is not None and start.table != source:
+        named = f"table {start.table!r}" if start.table else "no table"
+        raise ResultError(
+            f"the game names {named} but came from table {source!r}: "
+            "a table delivers only the game assigned to it"
+        )
+    if start.table is None:
+        return None
+    if round_ is None:
+        raise ResultError(f"the game names table {start.table!r} but no round")
+    games = {a.table_name: a for a in round_assignments(state, round_)}
+    got = games.get(start.table)
+    if got is None:
+        raise ResultError(f"round {round_} has no table {start.table!r}")
+    if start.division is not None and start.division.casefold() != got.division.casefold():
+        raise ResultError(
+            f"the game names division {start.division!r}, round {round_}'s table "
+            f"{start.table} is in division {got.division!r}"
+        )
+    if {p.casefold() for p in start.players} != {p.casefold() for p in got.players}:
+        raise ResultError(
+            f"round {round_} table {start.table} is {got.players[0]} v {got.players[1]}, "
+            f"the game is {start.players[0]} v {start.players[1]}"
+        )
+    return got.division
 
 
 def _only(state: EventState) -> str:
