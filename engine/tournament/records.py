@@ -76,13 +76,54 @@ class Result(msgspec.Struct, frozen=True, tag="result"):
     second: int
     """0 for a bye."""
     scores: tuple[int, int]
+    """In the pairing's order: as played, typed or stood when the game stopped. A forfeit's
+    scores decide nothing (``winner`` and ``spread`` do)."""
     kind: str = "game"
-    """``game``, ``forfeit`` (the loser forfeits), ``bye``."""
+    """``game``; ``forfeit``: one player forfeited or resigned (a resignation counts as
+    a forfeit: docs/variants.md), ``winner`` says who won; ``absent``: neither player
+    came, both lose; ``bye``."""
     game: str = ""
     """The game log's file and head hash (``table-3.sqlite#9f2c...``) when it came from a table."""
     by: str = "director"
     reason: str = ""
     """Why a result was replaced (required for a correction)."""
+    winner: int | None = None
+    """A forfeit's winner (``first`` or ``second``): the other player resigned or
+    forfeited, whatever the scores say (a resignation at 0-0 is a loss, not a tie).
+    None: the scores decide (a game; a forfeit logged before this field)."""
+    spread: int | None = None
+    """A forfeit's spread by rule: the winner's +spread, the loser's -spread (the
+    variant's forfeit or lateness spread; NZASP 10.2-10.3: 50). None: the scores'
+    difference."""
+    cause: str = ""
+    """How a forfeit came: the table's ending (``resigned``, ``forfeit``, ``lateness``,
+    ``absent``) or ``director`` (recorded by hand)."""
+
+    @property
+    def loser(self) -> int | None:
+        """A forfeit's loser: who resigned or forfeited (None when the scores decide)."""
+        if self.winner is None:
+            return None
+        return self.second if self.winner == self.first else self.first
+
+    def won(self, seed: int) -> float:
+        """What the game gives ``seed`` (``first`` or ``second``): 1 a win, a half a
+        tie, 0 a loss."""
+        if self.kind == "absent":
+            return 0.0
+        if self.winner is not None:
+            return 1.0 if seed == self.winner else 0.0
+        mine, theirs = self.scores if seed == self.first else self.scores[::-1]
+        return 0.5 if mine == theirs else float(mine > theirs)
+
+    def margin(self, seed: int) -> int:
+        """``seed``'s spread in the game: a forfeit's by rule, else the scores'."""
+        if self.kind == "absent":
+            return 0
+        mine, theirs = self.scores if seed == self.first else self.scores[::-1]
+        if self.spread is None:
+            return mine - theirs
+        return self.spread if self.won(seed) else -self.spread
 
 
 Record = Created | Entered | Withdrew | Paired | Unpaired | Result
