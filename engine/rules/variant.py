@@ -2,7 +2,9 @@
 
 Each federation's procedure is a TOML file in ``engine/data/variants/`` whose
 ``[params]`` table gives every parameter a value, the rule it comes from, and
-``assumed = true`` when no official text confirmed it. A variant may
+``assumed = true`` when no official text confirmed it; its ``[event]`` table
+does the same for how the federation's events count results in the standings
+(:class:`EventRules`). A variant may
 ``extends`` another and override some parameters; a director writes such a
 file to adapt a shipped variant. The engine reads only its bundled files: a
 director's file (and any file it extends) is read by the caller, built with
@@ -29,6 +31,7 @@ __all__ = [
     "ChallengeRule",
     "ChallengeWindow",
     "Cutoff",
+    "EventRules",
     "Mode",
     "NonNegative",
     "Param",
@@ -50,6 +53,10 @@ Tie = Literal["half", "tiebreak"]
 OverdrawOnRack = Literal["opponent_chooses"]
 DirectorRule = Literal["director_final"]
 DoubleAbsence = Literal["both_lose", "both_zero"]
+Points = Literal["wins", "match_points", "vp"]
+Tiebreak = Literal["spread", "shared"]
+ByeCounts = Literal["always", "when_unequal"]
+Credit = Literal["none", "average"]
 NonNegative = Annotated[int, msgspec.Meta(ge=0)]
 """A whole number >= 0 (milliseconds, points, counts)."""
 
@@ -66,6 +73,29 @@ class Param:
     """True when no official text confirmed it."""
     defined_in: str
     """The variant file that set it (after ``extends``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class EventRules:
+    """How a federation's events count results in the standings (the ``[event]`` table).
+
+    The spreads themselves are the variant's ``bye_spread``, ``forfeit_spread`` and
+    ``lateness_spread``; whether the spread is kept at all is ``spread_recorded``.
+    """
+
+    points: Points
+    """What a win is called: ``wins``, ``match_points`` (TOR-11), ``vp`` (victory points)."""
+    tiebreak: Tiebreak
+    """Level on points: ranked by ``spread`` (NZASP 11.1), or the place is ``shared`` (TOR-11)."""
+    bye_counts: ByeCounts
+    """A bye counts ``always``, or only ``when_unequal``: when the players have had
+    unequal numbers of byes (NZASP 9.2)."""
+    bye_score: Credit
+    """What a bye adds to the player's aggregate: ``none``, or the player's ``average``
+    game score (NZASP 9.2)."""
+    forfeit_score: Credit
+    """What a forfeit win adds to the winner's aggregate: ``none``, or the winner's
+    ``average`` game score (NZASP 10.2). The forfeiter adds nothing (NZASP 10.3)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +198,8 @@ class Variant:
     """How a tied score is settled."""
     spread_recorded: bool
     """Whether the result records the spread."""
+    event: EventRules
+    """How the federation's events count results in the standings."""
     params: Mapping[str, Param] = dataclasses.field(default_factory=dict, compare=False)
     """Every parameter with value, source and whether it is assumed."""
 
@@ -191,9 +223,10 @@ class VariantFile:
 _PARAMS: dict[str, Any] = {
     name: hint
     for name, hint in get_type_hints(Variant, include_extras=True).items()
-    if name not in ("name", "title", "params")
-}
-"""Each parameter's type, as the Variant declares it: what a value is converted to."""
+    if name not in ("name", "title", "params", "event")
+} | {f"event.{name}": hint for name, hint in get_type_hints(EventRules).items()}
+"""Each parameter's type, as the Variant declares it: what a value is converted to.
+The ``[event]`` table's are named ``event.<key>``."""
 
 
 def _expected(hint: Any) -> str:
@@ -253,7 +286,7 @@ def _params(
     file = _file(name, files)
     source = file.source
     doc = _toml(file)
-    unknown = sorted(set(doc) - {"name", "title", "extends", "params"})
+    unknown = sorted(set(doc) - {"name", "title", "extends", "params", "event"})
     if unknown:
         raise DataFileError(f"variant {source!r}: unknown key(s) {', '.join(unknown)}")
     label = str(doc.get("name", file.stem))
@@ -261,27 +294,30 @@ def _params(
     params: dict[str, Param] = {}
     if base:
         params, _, _ = _params(str(base), (*seen, name), files)
-    table = doc.get("params", {})
-    if not isinstance(table, dict):
-        raise DataFileError(f"variant {source!r}: [params] must be a table")
-    for key, spec in table.items():
-        if key not in _PARAMS:
-            raise DataFileError(f"variant {source!r}: unknown parameter {key!r}")
-        if isinstance(spec, dict):
-            extra = sorted(set(spec) - {"value", "source", "assumed"})
-            if extra:
-                raise DataFileError(
-                    f"variant {source!r}: {key} has unknown field(s) {', '.join(extra)}"
-                )
-            if "value" not in spec or "source" not in spec:
-                raise DataFileError(
-                    f"variant {source!r}: {key} needs value and source, got {spec!r}"
-                )
-            value, cited, assumed = spec["value"], str(spec["source"]), bool(spec.get("assumed"))
-        else:
-            # A bare override, e.g. from a director's file, is an assumption by definition.
-            value, cited, assumed = spec, f"{label} (director's override)", True
-        params[key] = Param(_value(key, value, source), cited, assumed, label)
+    for section, prefix in (("params", ""), ("event", "event.")):
+        table = doc.get(section, {})
+        if not isinstance(table, dict):
+            raise DataFileError(f"variant {source!r}: [{section}] must be a table")
+        for key, spec in table.items():
+            key = prefix + key
+            if key not in _PARAMS:
+                raise DataFileError(f"variant {source!r}: unknown parameter {key!r}")
+            if isinstance(spec, dict):
+                extra = sorted(set(spec) - {"value", "source", "assumed"})
+                if extra:
+                    raise DataFileError(
+                        f"variant {source!r}: {key} has unknown field(s) {', '.join(extra)}"
+                    )
+                if "value" not in spec or "source" not in spec:
+                    raise DataFileError(
+                        f"variant {source!r}: {key} needs value and source, got {spec!r}"
+                    )
+                value, cited = spec["value"], str(spec["source"])
+                assumed = bool(spec.get("assumed"))
+            else:
+                # A bare override, e.g. from a director's file, is an assumption by definition.
+                value, cited, assumed = spec, f"{label} (director's override)", True
+            params[key] = Param(_value(key, value, source), cited, assumed, label)
     return params, label, str(doc.get("title", label))
 
 
@@ -299,11 +335,14 @@ def parse_variant(name: str, files: Mapping[str, VariantFile]) -> Variant:
     missing = sorted(set(_PARAMS) - set(params))
     if missing:
         raise DataFileError(f"variant {name!r} leaves unset: {', '.join(missing)}")
-    values = {k: p.value for k, p in params.items()}
+    values = {k: p.value for k, p in params.items() if not k.startswith("event.")}
+    event = EventRules(
+        **{k.removeprefix("event."): p.value for k, p in params.items() if k.startswith("event.")}
+    )
     for key in ("initial_ms", "penalty_unit_ms", "penalty_resolution_ms"):
         if values[key] < 1:
             raise DataFileError(f"variant {name!r}: {key} must be at least 1, got {values[key]}")
-    return Variant(name=label, title=title, params=params, **values)
+    return Variant(name=label, title=title, event=event, params=params, **values)
 
 
 def _bundled(name: str) -> Variant:

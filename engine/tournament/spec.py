@@ -21,8 +21,10 @@
     ]
     players = [
       { name = "Ann Able", rating = 1800 },
-      { name = "Ben Baker", rating = 1750, id = "NA1234", team = "North" },
+      { name = "Ben Baker", rating = 1750, id = "NA1234", team = "North", club = "Kapiti" },
     ]
+
+The standings follow the variant's ``[event]`` rules (docs/tournament.md).
 
 Systems: ``round-robin`` (``method = "circle"`` or ``"berger"``; more rounds
 than a cycle repeats it: a double round robin), ``john-green``, ``snake``
@@ -66,6 +68,8 @@ class Player(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     rating: int = 0
     id: str = ""
     team: str = ""
+    club: str = ""
+    """The player's club, for the results report (NZASP 11.4)."""
 
 
 class Stage(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -95,10 +99,11 @@ class DivisionSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     prizes: int = 1
     max_meetings: int = 2
     back_to_back: bool = False
-    bye_spread: int = 50
-    """Byes are scored as a win with a +50 spread (the manual, "Odd Number of Players")."""
+    bye_spread: int | None = None
+    """A bye's spread; None: the variant's ``bye_spread`` (50: NASPA V.E.4, NZASP 9.2)."""
     days: tuple[int, ...] = (1,)
-    tiebreaks: tuple[str, ...] = ("wins", "spread")
+    tiebreaks: tuple[str, ...] = ()
+    """The standings' order; empty: the variant's ``[event] tiebreak`` (NZASP 11.1, TOR-11)."""
 
     def stage(self, round_: int) -> Stage:
         """The stage that pairs ``round_``."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from engine.rules.variant import Variant, load_variant
 from engine.tournament.errors import PairingError, ResultError, TournamentError
 from engine.tournament.records import (
     Created,
@@ -73,12 +74,26 @@ class DivisionState:
         ratings = self.ratings
         return sorted(seeds, key=lambda s: (-ratings[s], s))
 
+    @property
+    def variant(self) -> Variant:
+        """The division's variant: its federation's rules, the event's among them.
+
+        Raises:
+            DataFileError: No variant has the name (a file's must be registered first).
+        """
+        return load_variant(self.spec.variant)
+
+    @property
+    def bye_spread(self) -> int:
+        """A bye's spread: the event file's, else the variant's (NASPA V.E.4, NZASP 9.2: 50)."""
+        return self.variant.bye_spread if self.spec.bye_spread is None else self.spec.bye_spread
+
     def result(self, round_: int, pair: tuple[int, int]) -> Result | None:
         """The result of a pairing: the one recorded, else for a bye the win by the
         division's bye spread it is by rule (nobody has to record a bye), else None."""
         res = self.results.get(round_, {}).get(pair)
         if res is None and not pair[1]:
-            return Result(self.spec.name, round_, pair[0], 0, (self.spec.bye_spread, 0), "bye")
+            return Result(self.spec.name, round_, pair[0], 0, (self.bye_spread, 0), "bye")
         return res
 
     def round_results(self, round_: int) -> list[Result]:
@@ -93,24 +108,25 @@ class DivisionState:
         for rnd in sorted(set(self.results) | set(self.pairings)):
             for res in self.round_results(rnd):
                 a, b = res.first, res.second
-                out.setdefault(a, []).append(
-                    Outcome(rnd, b, res.scores[0], res.scores[1], res.kind)
-                )
+                out.setdefault(a, []).append(_outcome(res, a))
                 if b:
-                    out.setdefault(b, []).append(
-                        Outcome(rnd, a, res.scores[1], res.scores[0], res.kind)
-                    )
+                    out.setdefault(b, []).append(_outcome(res, b))
         return out
 
     def standings(self, through: int, seeds: Iterable[int] | None = None) -> list[Standing]:
         """The standings after round ``through`` (of ``seeds``, by default everyone)."""
         chosen = list(range(1, len(self.players) + 1)) if seeds is None else list(seeds)
+        rules = self.variant.event
+        # The event file's tie-breaks, else the federation's: by spread (NZASP 11.1),
+        # or none where level players share the place (TOR-11).
+        federation = ("wins", "spread") if rules.tiebreak == "spread" else ("wins",)
         return standings(
             chosen,
             self.outcomes(),
             through=through,
             ratings=self.ratings,
-            tiebreaks=self.spec.tiebreaks,
+            rules=rules,
+            tiebreaks=self.spec.tiebreaks or federation,
         )
 
     def missing(self, round_: int) -> list[tuple[int, int]]:
