@@ -27,7 +27,7 @@ The command line (case does not matter; ``?`` is a blank not yet named):
 ``dispute [N]``             dispute the last play's score / settle it at N
 ``racks AEI -``             tiles left on each rack at the end (``-`` = none)
 ``demand``                  demand the letter of an unnamed blank
-``resign``                  resign
+``resign [left|right]``      resign (default: the player on turn)
 ``help`` / ``?``            the help (also F12): every command with an example
 ==========================  =================================================
 """
@@ -242,7 +242,15 @@ def interpret(text: str, state: GameState, *, by: str = "players") -> Event | Pr
         racks = tuple("" if w == "-" else w.upper() for w in words[1:])
         return EndRacks(racks=(racks[0], racks[1]))
     if head == "resign":
-        return Resigned(player=turn)
+        # Either player may resign at any moment, on turn or not: the side is said.
+        if len(words) == 1:
+            return Resigned(player=turn)
+        side = words[1].lower() if len(words) == 2 else ""
+        if side not in ("left", "right"):
+            raise CommandError(
+                f"say who resigns: 'resign left' or 'resign right', not {text.strip()!r}"
+            )
+        return Resigned(player=0 if side == "left" else 1)
     if len(words) in (2, 3) and words[0][:1].isalnum():
         return _play(words, state)
     raise CommandError(

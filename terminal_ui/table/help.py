@@ -30,7 +30,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("neutral lighting", "stop the clock, with the reason"),
     ("resume", "start the clock again"),
     ("racks AEI -", "the tiles left on each rack at the end (- for none)"),
-    ("resign", "resign the game"),
+    ("resign", "the player on turn resigns (resign left / right: that side, on turn or not)"),
     ("help / ?", "this help"),
 )
 """(example, what it does), in the order a game meets them."""

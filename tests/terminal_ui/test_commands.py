@@ -337,3 +337,13 @@ def test_end_racks_needs_both(text: str) -> None:
 def test_resign_is_by_the_player_on_turn() -> None:
     assert interpret("resign", game()) == Resigned(player=0)
     assert interpret("resign", game(*WINDY)) == Resigned(player=1)
+
+
+def test_either_player_resigns_by_naming_the_side() -> None:
+    # the player not on turn may resign too: the side says who
+    assert interpret("resign right", game()) == Resigned(player=1)
+    assert interpret("RESIGN Left", game(*WINDY)) == Resigned(player=0)
+    for bad in ("resign up", "resign left right"):
+        assert refused(bad, game()) == (
+            f"say who resigns: 'resign left' or 'resign right', not {bad!r}"
+        )
