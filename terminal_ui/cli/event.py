@@ -73,6 +73,9 @@ def register(sub: Any) -> None:
     st = action("standings", "the standings (after --round N; default: results so far)", _standings)
     st.add_argument("--division", metavar="NAME")
     st.add_argument("--round", type=int, metavar="N")
+    st.add_argument(
+        "--report", action="store_true", help="the results report (NZASP 11.4): name, club, wins"
+    )
     enter = action("enter", "a late entry, paired from --round N", _enter)
     enter.add_argument("name")
     enter.add_argument("rating", type=int)
@@ -347,15 +350,17 @@ def _results(args: argparse.Namespace) -> int:
 
 def _standings(args: argparse.Namespace) -> int:
     def run() -> int:
+        from engine.tournament.report import played_through, results_report, standings_lines
+
         with _open(args) as ledger:
-            for div in _divisions(ledger.state, args.division):
-                played = [r for r in div.pairings if div.round_results(r)]
-                through = args.round or max(played, default=0)
+            divisions = _divisions(ledger.state, args.division)
+            if args.report:
+                print("\n".join(results_report(ledger.state, divisions)))
+                return 0
+            for div in divisions:
+                through = args.round or played_through(div)
                 print(f"division {div.spec.name} after round {through}:")
-                print("  rank  W-L        spread  player")
-                for row in div.standings(through):
-                    wl = f"{row.wins:g}-{row.losses:g}"
-                    print(f"  {row.rank:>4}  {wl:<9} {row.spread:>+7}  {div.name(row.seed)}")
+                print("\n".join(standings_lines(div, div.standings(through))))
         return 0
 
     return _guard(args, run)

@@ -16,6 +16,7 @@ from engine.clocktext import clock_text
 from engine.events import Event
 from engine.tournament.intake import results_from_log
 from engine.tournament.live import standings_now
+from engine.tournament.report import standings_lines
 from engine.tournament.state import DivisionState, EventState
 from terminal_ui.director.rows import Row
 
@@ -113,9 +114,4 @@ def _division(div: DivisionState, live: dict[frozenset[str], Row]) -> list[str]:
         if provisional
         else f"Standings after round {rnd}"
     )
-    out += ["", title, "  rank  W-L      spread  player"]
-    out += [
-        f"  {r.rank:>4}  {f'{r.wins:g}-{r.losses:g}':<7} {r.spread:>+7}  {div.name(r.seed)}"
-        for r in table
-    ]
-    return out
+    return [*out, "", title, *standings_lines(div, table)]

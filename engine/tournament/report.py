@@ -1,0 +1,98 @@
+"""The standings as text, in the federation's terms, and the results report.
+
+The points column is named as the federation names it: W-L (wins and losses),
+MP (match points, TOR-11) or VP (the Indonesian event, where the spread is
+"margin"); a variant that does not record the spread (TOR-11) shows none, and a
+shared place is written ``2=``. The results report is what NZASP 11.4 asks the
+organiser to forward: grade, full name, club, wins, total spread and average
+points per game, and the draw of a grade not played as a round robin.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.tournament.standings import Standing
+from engine.tournament.state import DivisionState, EventState
+
+__all__ = ["played_through", "results_report", "standings_lines"]
+
+_POINTS = {"wins": "W-L", "match_points": "MP", "vp": "VP"}
+
+
+def played_through(div: DivisionState) -> int:
+    """The latest round with a result (0 before any)."""
+    return max((r for r in div.pairings if div.round_results(r)), default=0)
+
+
+def _place(row: Standing, rows: Sequence[Standing]) -> str:
+    shared = sum(1 for r in rows if r.rank == row.rank) > 1
+    return f"{row.rank}{'=' if shared else ''}"
+
+
+def _points(div: DivisionState, row: Standing) -> str:
+    if div.variant.event.points == "wins":
+        return f"{row.wins:g}-{row.losses:g}"
+    return f"{row.wins:g}"
+
+
+def standings_lines(div: DivisionState, rows: Sequence[Standing]) -> list[str]:
+    """The header and one line a player: place, points, spread (where recorded), name."""
+    variant = div.variant
+    spread = variant.spread_recorded
+    margin = "margin" if variant.event.points == "vp" else "spread"
+    head = f"  rank  {_POINTS[variant.event.points]:<9}" + (f" {margin:>7}" if spread else "")
+    out = [f"{head}  player"]
+    for row in rows:
+        line = f"  {_place(row, rows):>4}  {_points(div, row):<9}"
+        line += f" {row.spread:>+7}" if spread else ""
+        out.append(f"{line}  {div.name(row.seed)}")
+    return out
+
+
+def _draw(div: DivisionState, through: int) -> list[str]:
+    out = []
+    for rnd in sorted(r for r in div.pairings if r <= through):
+        games = []
+        for a, b in div.pairings[rnd].pairs:
+            res = div.result(rnd, (a, b))
+            if not b:
+                games.append(f"{div.name(a)} bye")
+            elif res is None:
+                games.append(f"{div.name(a)} v {div.name(b)}")
+            else:
+                note = f" ({res.kind})" if res.kind != "game" else ""
+                games.append(f"{div.name(a)} {res.scores[0]} - {res.scores[1]} {div.name(b)}{note}")
+        out.append(f"  round {rnd}: " + "; ".join(games))
+    return out
+
+
+def results_report(state: EventState, divisions: Sequence[DivisionState]) -> list[str]:
+    """The results report (NZASP 11.4) of ``divisions``, each after its latest
+    round with a result."""
+    out = [f"{state.spec.name or 'the event'}: results (NZASP 11.4)"]
+    for div in divisions:
+        through = played_through(div)
+        rows = div.standings(through)
+        players = {seed: div.players[seed - 1] for seed in range(1, len(div.players) + 1)}
+        width = max((len(p.name) for p in players.values()), default=4)
+        club = max((len(p.club) for p in players.values()), default=4)
+        out += [
+            "",
+            f"grade {div.spec.name} after round {through}",
+            f"  place  {'name':<{width}}  {'club':<{max(club, 4)}}  wins   spread  average",
+        ]
+        for row in rows:
+            p = players[row.seed]
+            out.append(
+                f"  {_place(row, rows):>5}  {p.name:<{width}}  {p.club:<{max(club, 4)}}  "
+                f"{row.wins:<5g} {row.spread:>+7}  {row.average:>7.1f}"
+            )
+        if row_unrated := [r for r in rows if r.unrated]:
+            out.append(
+                "  unrated (byes and forfeits, NZASP 9.3, 10.4): "
+                + ", ".join(f"{div.name(r.seed)} {r.unrated}" for r in row_unrated)
+            )
+        if any(stage.system != "round-robin" for stage in div.spec.plan):
+            out += ["  the draw (not a round robin, NZASP 11.4):", *_draw(div, through)]
+    return out
