@@ -82,7 +82,7 @@ def _sqlite_rate(events: Sequence[Event], text: str, repeat: int) -> float:
         write_s = time.perf_counter() - t0
 
         def read_and_replay() -> None:
-            with EventLog.open(path, create=False) as log:
+            with EventLog.open_readonly(path) as log:
                 pairs = list(log.events())
             if len(pairs) != len(events):
                 raise AssertionError(f"read {len(pairs)} events, wrote {len(events)}")

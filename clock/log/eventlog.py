@@ -9,14 +9,26 @@ transaction as each append, gives away rows cut from the tail. The format
 (schema, pragmas, triggers, the hash byte by byte) is documented in
 docs/events.md, "The event log file".
 
+Who may open a log, and how (docs/events.md, "Who opens a log"): the table's
+writer holds one read-write connection; every other reader opens it read-only
+(:meth:`EventLog.open_readonly`, :func:`verify`, :func:`export_jsonl`) and never
+checkpoints or removes the WAL; and while a connection of this process has the file
+open, nothing in the process opens the file except through SQLite (:func:`peek`).
+POSIX locks belong to the process, not the descriptor: closing any descriptor of the
+file would drop the writer's locks, and another process closing the file would then
+delete the running table's ``-wal`` with the events acknowledged in it.
+
 The engine never reads a clock: ``t`` comes with the event or from the caller.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 import sqlite3
 import struct
+import threading
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from os import PathLike
 from pathlib import Path
@@ -40,7 +52,9 @@ __all__ = [
     "VerifyResult",
     "chain_hash",
     "export_jsonl",
+    "held",
     "import_jsonl",
+    "peek",
     "verify",
 ]
 
@@ -183,16 +197,94 @@ def _shown(path: StrPath) -> str:
     return repr(str(path))
 
 
+# --- the logs this process holds open ----------------------------------------------------
+
+# POSIX advisory locks belong to a process and a file, not to a descriptor: closing any
+# descriptor of the file drops every lock the process holds on it, SQLite's included
+# (sqlite.org/howtocorrupt.html, section 2.2). A table whose locks are gone looks closed
+# to other processes: the next one to close a read-write connection checkpoints and
+# deletes the table's -wal and -shm, and the table goes on committing into a deleted
+# file (issue 19: 20 of 25 acknowledged events lost). So every connection this module
+# makes is counted here, by the file's real path, and a Python-level read of the file
+# (peek) happens only while none is open. The lock makes the check and the read one
+# step: no connection opens between them.
+_held: Counter[str] = Counter()
+_held_lock = threading.Lock()
+
+
+def _key(path: StrPath) -> str:
+    return os.path.realpath(os.fspath(path))
+
+
+def held(path: StrPath) -> bool:
+    """Whether a connection of this process has the log at ``path`` open."""
+    with _held_lock:
+        return _held[_key(path)] > 0
+
+
+def peek(path: StrPath, size: int) -> bytes | None:
+    """The first ``size`` bytes of the file at ``path``, read with a plain ``open()``; or
+    None when a connection of this process has it open (it is then a SQLite log, and
+    closing a descriptor of it would drop that connection's locks).
+
+    Raises:
+        OSError: The file cannot be read.
+    """
+    with _held_lock:
+        if _held[_key(path)]:
+            return None
+        with open(path, "rb") as f:
+            return f.read(size)
+
+
+def _connect(path: StrPath, mode: str) -> tuple[sqlite3.Connection, str]:
+    """A connection to ``path`` in SQLite URI ``mode`` ("ro", "rw", "rwc"), counted as
+    held until :func:`_disconnect`; and the key to release it by.
+
+    Raises:
+        sqlite3.Error: SQLite cannot open it.
+    """
+    key = _key(path)
+    with _held_lock:
+        _held[key] += 1  # before SQLite opens the file: no peek may run from here on
+    try:
+        conn = sqlite3.connect(
+            _uri(path, mode), uri=True, isolation_level=None, check_same_thread=False
+        )
+    except BaseException:
+        _release(key)
+        raise
+    return conn, key
+
+
+def _disconnect(conn: sqlite3.Connection, key: str) -> None:
+    conn.close()
+    _release(key)
+
+
+def _release(key: str) -> None:
+    with _held_lock:
+        _held[key] -= 1
+        if _held[key] <= 0:
+            del _held[key]
+
+
 class EventLog:
     """One table's event log, open for reading and appending.
 
     Use one :class:`EventLog` per file as the single writer; it may be handed
-    between threads but must not be used by two at once.
+    between threads but must not be used by two at once. Every other reader uses
+    :meth:`open_readonly`.
     """
 
-    def __init__(self, conn: sqlite3.Connection, path: str) -> None:
-        """Use :meth:`open`."""
+    def __init__(
+        self, conn: sqlite3.Connection, path: str, key: str, *, readonly: bool = False
+    ) -> None:
+        """Use :meth:`open` or :meth:`open_readonly`."""
         self._conn: sqlite3.Connection | None = conn
+        self._key = key
+        self.readonly = readonly
+        """Opened with :meth:`open_readonly`: it reads, and never appends."""
         # (count, last hash, last t) after our own last commit: this connection is
         # the only writer, so each append need not read them back from the file.
         self._tail: tuple[int, bytes, int] | None = None
@@ -212,11 +304,27 @@ class EventLog:
             LogError: the file is missing (``create=False``), is not an event log,
                 has an unknown format version, or its head does not match its last row.
         """
+        return cls._open(path, "rwc" if create else "rw", created=created)
+
+    @classmethod
+    def open_readonly(cls, path: StrPath) -> EventLog:
+        """Open the existing log at ``path`` to read it, as every reader that is not the
+        table's writer must: a read-only connection (SQLite URI ``mode=ro``), which
+        never checkpoints the WAL nor removes it, so a running table loses nothing.
+
+        Raises:
+            LogError: the file is missing, is not an event log, has an unknown format
+                version, or its head does not match its last row.
+        """
+        return cls._open(path, "ro", created=None)
+
+    @classmethod
+    def _open(cls, path: StrPath, mode: str, *, created: str | None) -> EventLog:
         shown = _shown(path)
         where = Path(path)
         if where.is_dir():
             raise LogError(f"{shown} is a folder; give an event log file (e.g. table.sqlite)")
-        if create and not where.exists() and not where.parent.is_dir():
+        if mode == "rwc" and not where.exists() and not where.parent.is_dir():
             raise LogError(
                 f"cannot create {shown}: the folder {str(where.parent)!r} does not exist"
             )
@@ -226,26 +334,21 @@ class EventLog:
                 f"(rackclock log import {where} NEW.sqlite)"
             )
         try:
-            conn = sqlite3.connect(
-                _uri(path, "rwc" if create else "rw"),
-                uri=True,
-                isolation_level=None,
-                check_same_thread=False,
-            )
+            conn, key = _connect(path, mode)
         except sqlite3.Error as exc:
-            what = "cannot create" if create else "no event log at"
+            what = "cannot create" if mode == "rwc" else "no event log at"
             raise LogError(f"{what} {shown}: {exc}") from exc
         try:
-            _prepare(conn, shown, create=create, created=created)
+            _prepare(conn, shown, mode=mode, created=created)
         except BaseException:
-            conn.close()
+            _disconnect(conn, key)
             raise
-        return cls(conn, str(path))
+        return cls(conn, str(path), key, readonly=mode == "ro")
 
     def close(self) -> None:
         """Close the file (idempotent). Every append is already committed."""
         if self._conn is not None:
-            self._conn.close()
+            _disconnect(self._conn, self._key)
             self._conn = None
 
     def __enter__(self) -> EventLog:
@@ -273,8 +376,13 @@ class EventLog:
         Its time is ``event.t`` if set, else ``t``, else the previous row's, else 0.
         With ``refused``, the row is kept for forensics with the refusal's reason
         and rule, and never replayed.
+
+        Raises:
+            LogError: the log was opened read-only, or ``t`` does not fit.
         """
         db = self._db
+        if self.readonly:
+            raise LogError(f"the event log {_shown(self.path)} is open read-only")
         db.execute("BEGIN IMMEDIATE")
         try:
             if self._tail is None:
@@ -370,12 +478,13 @@ class EventLog:
             yield seq, _with_t(event, t)
 
 
-def _prepare(conn: sqlite3.Connection, shown: str, *, create: bool, created: str | None) -> None:
-    """Check (or create) the schema, then set the pragmas."""
+def _prepare(conn: sqlite3.Connection, shown: str, *, mode: str, created: str | None) -> None:
+    """Check (or, in mode "rwc", create) the schema; a writer's connection then sets the
+    pragmas (a read-only one reads the file as the writer keeps it)."""
     try:
         names = _table_names(conn)
         if not names:
-            if not create:
+            if mode != "rwc":
                 raise LogError(f"{shown} is not a rackclock event log (it is empty)")
             # WAL is persistent and must be set outside a transaction.
             conn.execute("PRAGMA journal_mode=WAL")
@@ -389,10 +498,12 @@ def _prepare(conn: sqlite3.Connection, shown: str, *, create: bool, created: str
                 raise
         else:
             _check_format(conn, shown, names)
-            mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
-            if str(mode).lower() != "wal":
-                raise LogError(f"{shown}: cannot switch to WAL journal mode (got {mode!r})")
-        conn.execute("PRAGMA synchronous=FULL")
+            if mode != "ro":
+                journal = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+                if str(journal).lower() != "wal":
+                    raise LogError(f"{shown}: cannot switch to WAL journal mode (got {journal!r})")
+        if mode != "ro":
+            conn.execute("PRAGMA synchronous=FULL")
         # One read transaction: a writer appending meanwhile must not make the head
         # and the last row look out of step.
         conn.execute("BEGIN")
@@ -412,13 +523,13 @@ def _prepare(conn: sqlite3.Connection, shown: str, *, create: bool, created: str
 
 
 def _looks_like_json_lines(path: Path) -> bool:
-    """Whether the file starts like JSON Lines (an event export) rather than SQLite."""
+    """Whether the file starts like JSON Lines (an event export) rather than SQLite.
+    A file this process holds open is a log: it is not read (:func:`peek`)."""
     try:
-        with path.open("rb") as f:
-            head = f.read(64).lstrip()
+        head = peek(path, 64)
     except OSError:
         return False
-    return head.startswith(b"{")
+    return head is not None and head.lstrip().startswith(b"{")
 
 
 def _table_names(conn: sqlite3.Connection) -> set[str]:
@@ -482,7 +593,7 @@ def verify(path: StrPath) -> VerifyResult:
     if not Path(path).is_file():
         return VerifyResult(ok=False, count=0, head_hash="", problems=((0, f"no file {shown}"),))
     try:
-        conn = sqlite3.connect(_uri(path, "ro"), uri=True, isolation_level=None)
+        conn, key = _connect(path, "ro")
     except sqlite3.Error as exc:
         return VerifyResult(
             ok=False, count=0, head_hash="", problems=((0, f"cannot open {shown}: {exc}"),)
@@ -493,7 +604,7 @@ def verify(path: StrPath) -> VerifyResult:
         problem = (0, f"{shown} is not a readable rackclock event log: {exc}")
         return VerifyResult(ok=False, count=0, head_hash="", problems=(problem,))
     finally:
-        conn.close()
+        _disconnect(conn, key)
 
 
 def _verify(conn: sqlite3.Connection, shown: str) -> VerifyResult:
@@ -627,13 +738,14 @@ def export_jsonl(path: StrPath, out: TextIO, *, include_refused: bool = False) -
 
     Each line is :func:`~engine.events.encode_event` of the event with ``t``
     filled in; refused rows (only with ``include_refused``) carry the extra
-    fields ``"refused": true, "reason", "rule"``.
+    fields ``"refused": true, "reason", "rule"``. The log is read read-only: a running
+    table may be writing it.
 
     Raises:
         LogError: ``path`` is not a sound event log.
     """
     n = 0
-    with EventLog.open(path, create=False) as log:
+    with EventLog.open_readonly(path) as log:
         for rec in log.records():
             if rec.refused and not include_refused:
                 continue

@@ -2,7 +2,9 @@
 
 Every program that reads a log file (``rackclock replay``, the director's console,
 the exports) reads it here, so each sees the same events and the variant files
-the log's games name are registered before anything replays them.
+the log's games name are registered before anything replays them. A SQLite log is
+read read-only, and never opened with ``open()`` while this process has it open
+(:func:`clock.log.eventlog.peek`): a running table may be writing it.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from clock.files import register_variant_files
-from clock.log.eventlog import EventLog
+from clock.log.eventlog import EventLog, peek
 from engine.events import Event
 from engine.rules.replay import Rejected, parse_jsonl
 
@@ -23,11 +25,13 @@ SQLITE_MAGIC = b"SQLite format 3\x00"
 def is_sqlite(path: Path) -> bool:
     """Whether ``path`` is a SQLite file (an event log) rather than JSON Lines.
 
+    A file a connection of this process holds open is a log, and is not read.
+
     Raises:
         OSError: The file cannot be read.
     """
-    with path.open("rb") as f:
-        return f.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC
+    head = peek(path, len(SQLITE_MAGIC))
+    return head is None or head == SQLITE_MAGIC
 
 
 def load_log(path: Path) -> tuple[list[tuple[int, Event]], list[Rejected]]:
@@ -39,7 +43,7 @@ def load_log(path: Path) -> tuple[list[tuple[int, Event]], list[Rejected]]:
         engine.errors.EngineError: A SQLite file that is not an event log.
     """
     if is_sqlite(path):
-        with EventLog.open(path, create=False) as log:
+        with EventLog.open_readonly(path) as log:
             events = list(log.events())
         register_variant_files(ev for _, ev in events)
         return events, []

@@ -24,7 +24,7 @@
   redelivered with an ``id`` already answered is answered again, not re-run;
 - ``{"type": "get_log", "id": ...}`` is not an event: it is answered with the
   table's event log as JSON Lines (``"log"``, ``"count"``), read from the log
-  file through a second connection, so the director can see the timeline.
+  file through a second, read-only connection, so the director can see the timeline.
 
 Payloads are in docs/mqtt.md.
 """
@@ -378,7 +378,9 @@ class TablePublisher:
         error = ""
         for _ in range(3):
             try:
-                # a second connection, in a thread: the table's writer never waits for it
+                # A second, read-only connection, in a thread: the table's writer never
+                # waits for it, and nothing in this process opens the file but SQLite
+                # (an open() and close() would drop the writer's locks: docs/events.md).
                 text, count = await asyncio.to_thread(read)
             except (LogError, OSError) as exc:
                 # a commit between the reader's head and last-row checks looks like damage

@@ -78,6 +78,9 @@ def run(args: argparse.Namespace) -> int:
     )
     try:
         # A log that cannot be opened is refused here, with the reason, before the screen.
+        # Harmless to the log: no other connection of this process is open yet, and
+        # another process's writer keeps its locks, so this close removes no -wal of
+        # its (docs/events.md, "Who opens a log").
         EventLog.open(cfg.log).close()
     except LogError as exc:
         sys.stderr.write(f"rackclock table: {exc}\n")
