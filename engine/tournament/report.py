@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.tournament.scores import score_text
 from engine.tournament.standings import Standing
 from engine.tournament.state import DivisionState, EventState
 
@@ -62,37 +63,38 @@ def _draw(div: DivisionState, through: int) -> list[str]:
                 games.append(f"{div.name(a)} v {div.name(b)}")
             else:
                 note = f" ({res.kind})" if res.kind != "game" else ""
-                games.append(f"{div.name(a)} {res.scores[0]} - {res.scores[1]} {div.name(b)}{note}")
+                scores = score_text(*res.scores)
+                games.append(f"{div.name(a)} {scores} {div.name(b)}{note}")
         out.append(f"  round {rnd}: " + "; ".join(games))
     return out
 
 
 def results_report(state: EventState, divisions: Sequence[DivisionState]) -> list[str]:
     """The results report (NZASP 11.4) of ``divisions``, each after its latest
-    round with a result."""
+    round with a result: the points and spread columns as the federation keeps them."""
     out = [f"{state.spec.name or 'the event'}: results (NZASP 11.4)"]
     for div in divisions:
         through = played_through(div)
         rows = div.standings(through)
+        variant = div.variant
+        points = {"wins": "wins", "match_points": "MP", "vp": "VP"}[variant.event.points]
+        spread = "" if not variant.spread_recorded else "margin" if points == "VP" else "spread"
         players = {seed: div.players[seed - 1] for seed in range(1, len(div.players) + 1)}
-        width = max((len(p.name) for p in players.values()), default=4)
-        club = max((len(p.club) for p in players.values()), default=4)
-        out += [
-            "",
-            f"grade {div.spec.name} after round {through}",
-            f"  place  {'name':<{width}}  {'club':<{max(club, 4)}}  wins   spread  average",
-        ]
+        name = max(len(p.name) for p in players.values())
+        club = max(4, *(len(p.club) for p in players.values()))
+        head = f"  place  {'name':<{name}}  {'club':<{club}}  {points:<5}"
+        out += ["", f"grade {div.spec.name} after round {through}"]
+        out.append(head + (f" {spread:>7}" if spread else "") + "  average")
         for row in rows:
             p = players[row.seed]
-            out.append(
-                f"  {_place(row, rows):>5}  {p.name:<{width}}  {p.club:<{max(club, 4)}}  "
-                f"{row.wins:<5g} {row.spread:>+7}  {row.average:>7.1f}"
-            )
-        if row_unrated := [r for r in rows if r.unrated]:
+            line = f"  {_place(row, rows):>5}  {p.name:<{name}}  {p.club:<{club}}  {row.wins:<5g}"
+            out.append(line + (f" {row.spread:>+7}" if spread else "") + f"  {row.average:>7.1f}")
+        if unrated := [r for r in rows if r.unrated]:
             out.append(
                 "  unrated (byes and forfeits, NZASP 9.3, 10.4): "
-                + ", ".join(f"{div.name(r.seed)} {r.unrated}" for r in row_unrated)
+                + ", ".join(f"{div.name(r.seed)} {r.unrated}" for r in unrated)
             )
-        if any(stage.system != "round-robin" for stage in div.spec.plan):
+        not_round_robin = any(stage.system != "round-robin" for stage in div.spec.plan)
+        if through and not_round_robin:
             out += ["  the draw (not a round robin, NZASP 11.4):", *_draw(div, through)]
     return out

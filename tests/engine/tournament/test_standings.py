@@ -196,7 +196,7 @@ def test_the_results_report_has_what_nzasp_11_4_asks_for() -> None:
     ann = next(r for r in report if "Ann Able" in r)
     assert ann.split() == ["1", "Ann", "Able", "Club", "1", "1", "+100", "400.0"]
     # KOTH is not a round robin: the draw goes with the report (NZASP 11.4).
-    assert "  round 1: Ann Able 400 - 300 Ben Baker; Cid Cole 301 - 300 Dee Dunn" in report
+    assert "  round 1: Ann Able 400 to 300 Ben Baker; Cid Cole 301 to 300 Dee Dunn" in report
 
 
 def test_every_event_rule_has_its_source_and_a_directors_file_may_change_one() -> None:
