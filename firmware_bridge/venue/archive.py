@@ -23,11 +23,13 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from engine.events import GameStarted
+from engine.rules.replay import parse_jsonl, split_games
 from firmware_bridge.venue.director_link import DirectorError, DirectorLink
 from firmware_bridge.venue.mqtt_session import parse_url
 from firmware_bridge.venue.topics import TableTopics
 
-__all__ = ["Archive"]
+__all__ = ["Archive", "foreign_game"]
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +44,21 @@ def _write_atomic(path: Path, data: bytes) -> None:
 def _say(out: TextIO, text: str) -> None:
     out.write(text + "\n")
     out.flush()
+
+
+def foreign_game(text: str, table: str) -> str:
+    """Why a table's log (JSON Lines, as ``get_log`` sends it) cannot be its own, or "".
+
+    Only this table's login may write its topics (deploy/mosquitto), so the log
+    that came from them is this table's: a game in it that names another table is
+    one this table cannot deliver (``rackclock event results`` would take the copy
+    as the other table's game)."""
+    events, _ = parse_jsonl(text)
+    for n, game in enumerate(split_games(events), start=1):
+        start = game[0][1]
+        if isinstance(start, GameStarted) and start.table not in (None, table):
+            return f"game {n} names table {start.table!r}: a table delivers only its own games"
+    return ""
 
 
 class Archive:
@@ -137,6 +154,11 @@ class Archive:
             return
         finally:
             self._fetching.discard(topics)
+        foreign = foreign_game(text, topics.table)
+        if foreign:
+            self._archived_seq[topics] = seq  # asked again only when the table moves on
+            _say(self._out, f"table {topics.venue}/{topics.table}: log not archived: {foreign}")
+            return
         _, log_path = self.paths(topics.venue, topics.table)
         try:
             _write_atomic(log_path, text.encode())

@@ -18,9 +18,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from clock.event.ledger import EventLedger
+    from clock.event.ledger import Anchor, EventLedger
     from engine.tournament.records import Result
     from engine.tournament.state import DivisionState, EventState
+    from firmware_bridge.venue.mqtt_session import BrokerSettings
 
 __all__ = ["register"]
 
@@ -41,7 +42,13 @@ def register(sub: Any) -> None:
     new.add_argument("event_file", type=Path, metavar="EVENT.toml")
     new.add_argument("-o", "--output", type=Path, metavar="EVENTLOG", help="default: EVENT.sqlite")
     action("show", "the divisions, players and rounds so far", _show)
-    action("verify", "check the log's hash chain and replay it", _verify)
+    ver = action("verify", "check the log's hash chain and head, and replay it", _verify)
+    ver.add_argument(
+        "--anchor", metavar="COUNT:HASH", help="as event pair/publish printed it: nothing cut since"
+    )
+    ver.add_argument(
+        "--broker", metavar="URL", help="mqtt://host:port/VENUE: check the published anchor"
+    )
     pair = action("pair", "pair the next round of each division (or --round N)", _pair)
     pair.add_argument("--division", metavar="NAME")
     pair.add_argument("--round", type=int, metavar="N")
@@ -108,10 +115,41 @@ def _say(line: str) -> None:
     sys.stderr.write(line + "\n")
 
 
+def _bad_input(args: argparse.Namespace) -> str | None:
+    """What is wrong with the command's own arguments, before any file is opened."""
+    rnd = getattr(args, "round", None)
+    if rnd is not None and rnd < 1:
+        what = "ROUND" if args.event_command == "result" else "--round"
+        return f"{what} {rnd}: rounds are numbered from 1"
+    if args.event_command == "result":
+        from engine.errors import EngineError
+        from engine.tournament.scores import check_score
+
+        for name, score in (args.entries[:2], args.entries[2:]):
+            if score.lstrip("-").isdigit():  # not a number: the result's own check says so
+                try:
+                    check_score(int(score), name)
+                except EngineError as exc:
+                    return str(exc)
+    broker = getattr(args, "broker", None)
+    if broker is not None:
+        from firmware_bridge.venue.mqtt_session import parse_url
+
+        try:
+            parse_url(broker)
+        except ValueError as exc:
+            return f"--broker: {exc}"
+    return None
+
+
 def _guard(args: argparse.Namespace, run: Any) -> int:
     from clock.log.eventlog import LogError
     from engine.errors import EngineError
 
+    bad = _bad_input(args)
+    if bad is not None:
+        _say(f"rackclock event {args.event_command}: {bad}")
+        return 2
     try:
         return int(run())
     except (LogError, EngineError, OSError) as exc:
@@ -122,7 +160,11 @@ def _guard(args: argparse.Namespace, run: Any) -> int:
 def _open(args: argparse.Namespace) -> EventLedger:
     from clock.event.ledger import EventLedger
 
-    return EventLedger.open(args.log)
+    # a command that only reads opens the log read-only: the console may be writing it
+    return EventLedger.open(args.log, readonly=args.event_command in _READERS)
+
+
+_READERS = frozenset({"show", "standings", "export", "publish"})
 
 
 def _divisions(state: EventState, name: str | None) -> list[DivisionState]:
@@ -141,10 +183,29 @@ def _one_division(state: EventState, name: str | None) -> DivisionState:
 
 
 def _new(args: argparse.Namespace) -> int:
+    from engine.errors import EngineError
+
     def run() -> int:
         from clock.event.ledger import EventLedger
+        from clock.files import load_variant
+        from engine.tournament.errors import EventFileError
+        from engine.tournament.spec import parse_event
 
-        text = args.event_file.read_text(encoding="utf-8")
+        data = args.event_file.read_bytes()
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise EventFileError(
+                f"{args.event_file}: not UTF-8 text at byte {exc.start}: an event file is "
+                "TOML, which is UTF-8 (save it as UTF-8)"
+            ) from None
+        for spec in parse_event(text, str(args.event_file)).divisions:
+            try:
+                load_variant(spec.variant)  # a table could not start a game of an unknown one
+            except EngineError as exc:
+                raise EventFileError(
+                    f"{args.event_file}: division {spec.name!r}: variant {spec.variant!r}: {exc}"
+                ) from None
         out = args.output or args.event_file.with_suffix(".sqlite")
         with EventLedger.create(out, text, str(args.event_file)) as ledger:
             for div in ledger.state.divisions.values():
@@ -169,37 +230,66 @@ def _show(args: argparse.Namespace) -> int:
                 for rnd, paired in sorted(div.pairings.items()):
                     left = len(div.missing(rnd))
                     print(f"  round {rnd} ({paired.system}): {left} game(s) without a result")
-                    _print_pairs(div, rnd)
+                    _print_pairs(st, div, rnd)
+            print(f"anchor {ledger.anchor} (event verify LOG --anchor {ledger.anchor})")
         return 0
 
     return _guard(args, run)
 
 
-def _print_pairs(div: DivisionState, rnd: int) -> None:
+def _print_pairs(state: EventState, div: DivisionState, rnd: int) -> None:
+    """The division's games of ``rnd`` at their tables (numbered as the broker and
+    ``EVENTLOG@tN`` number them: one function, ``round_assignments``), its byes and notes."""
+    from engine.tournament.assignment import round_assignments
+    from engine.tournament.scores import score_text
+
+    tables = {
+        a.seeds: a.table_name for a in round_assignments(state, rnd) if a.division == div.spec.name
+    }
     paired = div.pairings[rnd]
-    for table, (a, b) in enumerate(paired.pairs, start=1):
-        res = div.result(rnd, (a, b))
-        score = f"  {res.scores[0]}-{res.scores[1]}" if res is not None and b else ""
-        if b:
-            print(f"    table {table:>3}: {div.name(a)} (first) v {div.name(b)}{score}")
-        else:
+    for a, b in paired.pairs:
+        if not b:
             print(f"    bye: {div.name(a)}")
+            continue
+        res = div.result(rnd, (a, b))
+        score = f"  {score_text(*res.scores)}" if res is not None else ""
+        print(f"    table {tables[(a, b)]:>4}: {div.name(a)} (first) v {div.name(b)}{score}")
     for note in paired.notes:
         print(f"    note: {note}")
 
 
 def _game_line(div: DivisionState, res: Result) -> str:
-    """``round 3: Ann Able 420 - 388 Ben Baker (table-2.sqlite#9f2c...)``."""
+    """``round 3: Ann Able 420 to 388 Ben Baker (table-2.sqlite sha256:9f2c...)``."""
+    from engine.tournament.scores import score_text
+
     where = f" ({res.game})" if res.game else ""
-    a, b = res.scores
-    return f"round {res.round}: {div.name(res.first)} {a} - {b} {div.name(res.second)}{where}"
+    scores = score_text(*res.scores)
+    return f"round {res.round}: {div.name(res.first)} {scores} {div.name(res.second)}{where}"
 
 
 def _verify(args: argparse.Namespace) -> int:
     def run() -> int:
-        from clock.event.ledger import verify_ledger
+        import asyncio
 
-        print(f"{args.log}: {verify_ledger(args.log)} records, chain intact")
+        from clock.event.ledger import parse_anchor, verify_ledger
+
+        anchor = None if args.anchor is None else parse_anchor(args.anchor)
+        if args.broker is not None:
+            try:
+                got = asyncio.run(_published_anchor(args.broker))
+            except ValueError as exc:
+                _say(f"rackclock event verify: --broker {exc}")
+                return 2
+            except TimeoutError:
+                _say(f"rackclock event verify: the broker {args.broker} did not answer")
+                return 1
+            anchor = got if anchor is None or got.count > anchor.count else anchor
+        head = verify_ledger(args.log, anchor=anchor)
+        print(f"{args.log}: {head.count} records, chain and head intact, anchor {head}")
+        if anchor is not None:
+            print(f"record {anchor.count} is as anchored ({anchor}): nothing cut or rewritten")
+        else:
+            print("without --anchor or --broker a log cut short as a whole cannot be told")
         return 0
 
     return _guard(args, run)
@@ -217,7 +307,8 @@ def _pair(args: argparse.Namespace) -> int:
                     continue
                 ledger.append(draw(div, rnd))
                 print(f"division {div.spec.name} round {rnd}:")
-                _print_pairs(div, rnd)
+                _print_pairs(ledger.state, div, rnd)
+            print(f"anchor {ledger.anchor} (keep it: event verify LOG --anchor {ledger.anchor})")
         return 0
 
     return _guard(args, run)
@@ -226,38 +317,85 @@ def _pair(args: argparse.Namespace) -> int:
 def _publish(args: argparse.Namespace) -> int:
     def run() -> int:
         import asyncio
-        from urllib.parse import urlsplit, urlunsplit
 
         from engine.tournament.assignment import round_assignments
         from firmware_bridge.venue.assignments import publish_assignments
-        from firmware_bridge.venue.mqtt_session import parse_url
-        from firmware_bridge.venue.topics import DEFAULT_VENUE, table_from_path
 
         with _open(args) as ledger:
-            state = ledger.state
+            state, anchor = ledger.state, ledger.anchor
         latest = max((max(d.pairings) for d in state.divisions.values() if d.pairings), default=0)
         rnd = args.round or latest
-        games = round_assignments(state, rnd)
-        parts = urlsplit(args.broker)
-        path = [p for p in parts.path.split("/") if p]
-        if len(path) > 1:
-            _say(f"rackclock event publish: {args.broker}: name only the venue: mqtt://host/VENUE")
-            return 2
-        venue = path[0] if path else DEFAULT_VENUE
-        table_from_path(f"/{venue}/t1")  # a venue that cannot be a topic level is refused
-        broker = parse_url(urlunsplit((parts.scheme, parts.netloc, "", parts.query, "")))
+        games = round_assignments(state, rnd, anchor=str(anchor))
+        # the tables earlier rounds used: cleared with those the broker holds
+        before = {
+            a.table_name
+            for r in {r for d in state.divisions.values() for r in d.pairings if r != rnd}
+            for a in round_assignments(state, r)
+        }
         try:
-            acked = asyncio.run(publish_assignments(broker, venue, games))
+            broker, venue = _venue_broker(args.broker)
+        except ValueError as exc:
+            _say(f"rackclock event publish: --broker {exc}")
+            return 2
+        try:
+            acked, cleared = asyncio.run(publish_assignments(broker, venue, games, clear=before))
         except TimeoutError:
             _say(f"rackclock event publish: the broker {args.broker} did not answer")
             return 1
         for g in games:
             who = f"{g.players[0]} (first) v {g.players[1]}"
             print(f"round {rnd} {g.division} table {g.table_name}: {who}")
-        print(f"published {acked} of {len(games)} table(s) to venue {venue!r}")
+        if cleared:
+            print(f"cleared the assignment of {', '.join(cleared)} (not used in round {rnd})")
+        print(f"published {acked} of {len(games)} table(s) to venue {venue!r}, anchor {anchor}")
         return 0 if acked == len(games) else 1
 
     return _guard(args, run)
+
+
+def _venue_broker(url: str) -> tuple[BrokerSettings, str]:
+    """The broker and the venue of ``mqtt://host:port/VENUE``.
+
+    Raises:
+        ValueError: Not a broker URL, more than the venue named, or a venue no topic
+            can hold.
+    """
+    from urllib.parse import urlsplit, urlunsplit
+
+    from firmware_bridge.venue.mqtt_session import parse_url
+    from firmware_bridge.venue.topics import DEFAULT_VENUE, TopicError, table_from_path
+
+    parts = urlsplit(url)
+    path = [p for p in parts.path.split("/") if p]
+    if len(path) > 1:
+        raise TopicError(f"{url}: name only the venue: mqtt://host/VENUE")
+    venue = path[0] if path else DEFAULT_VENUE
+    table_from_path(f"/{venue}/t1")  # a venue that cannot be a topic level is refused
+    return parse_url(urlunsplit((parts.scheme, parts.netloc, "", parts.query, ""))), venue
+
+
+async def _published_anchor(url: str) -> Anchor:
+    """The newest anchor in the venue's retained assignments.
+
+    Raises:
+        LogError: The broker holds no assignment with an anchor.
+        TimeoutError: The broker did not answer.
+    """
+    from clock.event.ledger import parse_anchor
+    from clock.log.eventlog import LogError
+    from engine.tournament.assignment import decode_assignment
+    from firmware_bridge.venue.assignments import retained_assignments
+
+    broker, venue = _venue_broker(url)
+    held = await retained_assignments(broker, venue)
+    anchors = [
+        parse_anchor(a.anchor)
+        for a in (decode_assignment(p, f"{url} {t}") for t, p in held.items())
+        if a.anchor
+    ]
+    if not anchors:
+        raise LogError(f"{url}: no published assignment carries an anchor")
+    return max(anchors, key=lambda a: a.count)
 
 
 def _unpair(args: argparse.Namespace) -> int:
@@ -303,43 +441,71 @@ def _result(args: argparse.Namespace) -> int:
 
 
 def _results(args: argparse.Namespace) -> int:
-    def once(ledger: EventLedger, quiet: bool) -> int:
-        from clock.log.files import load_log
+    said: set[str] = set()
+
+    def say_once(line: str) -> None:  # --watch: each line once, not every pass
+        if line not in said:
+            said.add(line)
+            _say(line)
+
+    def take(ledger: EventLedger, path: Path) -> bool:
+        """Take one file's results; whether it gave a result (new or already in)
+        with nothing refused."""
+        from clock.event.gamelogs import read_game_log
         from engine.errors import EngineError
         from engine.tournament.intake import results_from_log
+
+        try:
+            events = read_game_log(path)
+        except (OSError, EngineError) as exc:
+            say_once(f"skipped {path}: {exc}")
+            return False
+        got = results_from_log(
+            ledger.state,
+            str(path),
+            events,
+            division=args.division,
+            round_=args.round,
+            unsigned=args.unsigned,
+        )
+        refused = list(got.refused)
+        for res in got.results:
+            try:
+                ledger.append(res)
+            except EngineError as exc:
+                refused.append(f"{path}: {exc}")
+                continue
+            print(_game_line(ledger.state.division(res.division), res), flush=True)
+        for line in got.notes:
+            say_once(line)
+        for line in refused:
+            say_once(f"not taken: {line}")
+        return not refused and (len(got.results) + got.known) > 0
+
+    def once(ledger: EventLedger) -> int:
+        """Every file once; the number of files named on the command line that gave nothing."""
         from terminal_ui.cli.director import log_files
 
         failed = 0
-        for path in log_files(args.games):
-            try:
-                events, _ = load_log(path)
-                got = results_from_log(
-                    ledger.state,
-                    path.name,
-                    events,
-                    division=args.division,
-                    round_=args.round,
-                    unsigned=args.unsigned,
-                )
-                for res in got.results:
-                    ledger.append(res)
-                    print(_game_line(ledger.state.division(res.division), res), flush=True)
-                if not quiet:
-                    for note in got.notes:
-                        _say(note)
-            except (OSError, EngineError) as exc:
-                _say(f"rackclock event results: {path}: {exc}")
-                failed += 1
+        for given in args.games:
+            if given.is_dir():
+                found = log_files([given])
+                if not found:
+                    say_once(f"{given}: no table logs in it")
+                for path in found:
+                    take(ledger, path)  # a folder scan: each file says what it skipped
+            elif not take(ledger, given):
+                failed += 1  # a file named on its own must give its result
         return failed
 
     def run() -> int:
         import time
 
         with _open(args) as ledger:
-            failed = once(ledger, quiet=False)
+            failed = once(ledger)
             while args.watch:
                 time.sleep(args.watch)
-                once(ledger, quiet=True)
+                once(ledger)
         return 1 if failed else 0
 
     try:
@@ -348,12 +514,31 @@ def _results(args: argparse.Namespace) -> int:
         return 0
 
 
+def _played_through(divs: list[DivisionState], rnd: int | None) -> None:
+    """Refuse standings ``--round`` past the rounds with results.
+
+    Raises:
+        TournamentError: A division has no result in ``rnd`` or any later round.
+    """
+    from engine.tournament.errors import TournamentError
+    from engine.tournament.report import played_through
+
+    if rnd is None:
+        return
+    for div in divs:
+        played = played_through(div)
+        if rnd > played:
+            so_far = f"rounds 1-{played} have results" if played else "no round has a result yet"
+            raise TournamentError(f"--round {rnd}: division {div.spec.name}: {so_far}")
+
+
 def _standings(args: argparse.Namespace) -> int:
     def run() -> int:
         from engine.tournament.report import played_through, results_report, standings_lines
 
         with _open(args) as ledger:
             divisions = _divisions(ledger.state, args.division)
+            _played_through(divisions, args.round)
             if args.report:
                 print("\n".join(results_report(ledger.state, divisions)))
                 return 0
@@ -401,12 +586,15 @@ def _export(args: argparse.Namespace) -> int:
 
         with _open(args) as ledger:
             divs = list(ledger.state.divisions.values())
+            # the log's anchor goes with every export: the file can vouch for the log
+            anchor = f"rackclock event log anchor {ledger.anchor}"
             if args.format == "tsh":
                 folder = args.output or Path(".")
                 folder.mkdir(parents=True, exist_ok=True)
                 for div in divs:
                     out = folder / division_file(div.spec.name)
-                    text = "\n".join(division_lines(div)) + "\n"
+                    # tsh skips '#' lines in a .t file (as our reader does)
+                    text = "\n".join([f"# {anchor}", *division_lines(div)]) + "\n"
                     out.write_text(text, encoding="iso-8859-1", errors="replace")
                     print(f"wrote {out}")
                 return 0
@@ -428,11 +616,15 @@ def _export(args: argparse.Namespace) -> int:
             for note in notes:
                 _say(f"note: {note}")
             text = "\n".join(lines) + "\n"
+            # NASPA's results file has no comment line: the anchor goes next to it
             if args.output is None:
                 sys.stdout.write(text)
+                _say(anchor)
             else:
                 args.output.write_text(text, encoding="ascii")
-                print(f"wrote {args.output}")
+                side = args.output.with_name(args.output.name + ".anchor")
+                side.write_text(anchor + "\n", encoding="ascii")
+                print(f"wrote {args.output} ({anchor}, also in {side.name})")
         return 0
 
     return _guard(args, run)

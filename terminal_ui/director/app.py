@@ -256,8 +256,8 @@ class DirectorApp(App[int]):
             return
         if self.config.broker is None:
             for table in self.tables.values():
-                if table.has_log:
-                    self._take(table.label, table.events, table.signature)
+                if table.has_log and table.path is not None:
+                    desk.take_file(table.path, table.label, table.signature)
             return
         link = self.link
         if link is None:
@@ -272,10 +272,12 @@ class DirectorApp(App[int]):
                     self._event_versions[key] = version
                     self._fetch_for_event(key, version)
 
-    def _take(self, name: str, events: Sequence[tuple[int, Event]], key: object) -> None:
+    def _take(
+        self, name: str, events: Sequence[tuple[int, Event]], key: object, table: str
+    ) -> None:
         assert self.desk is not None
         try:
-            self.desk.take(name, events, key)
+            self.desk.take(name, events, key, table=table)
         except (EngineError, LogError) as exc:
             self.desk.news.append(f"{name}: {exc}")
 
@@ -290,7 +292,13 @@ class DirectorApp(App[int]):
             self.desk.news.append(f"{key}: {problem}")
             self._event_versions.pop(key, None)  # the next refresh asks again
             return
-        self._take(key, table.events, version)
+        if table.rejected:  # the table sends only what its log holds: a line it cannot be
+            bad = table.rejected[0]
+            self.desk.news.append(f"not taken: {key}: line {bad.line}: {bad.reason}")
+            return
+        # the log came over this table's topics, which only this table's login may
+        # write (deploy/mosquitto): it delivers only the game assigned to this table
+        self._take(key, table.events, version, table.table)
 
     def action_event(self) -> None:
         """The event screen: the round in play and the standings (``--event``)."""

@@ -11,12 +11,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from clock.event.gamelogs import read_game_log
 from clock.event.ledger import EventLedger
 from engine.clocktext import clock_text
+from engine.errors import EngineError
 from engine.events import Event
 from engine.tournament.intake import results_from_log
 from engine.tournament.live import standings_now
 from engine.tournament.report import standings_lines
+from engine.tournament.scores import score_text
 from engine.tournament.state import DivisionState, EventState
 from terminal_ui.director.rows import Row
 
@@ -54,22 +57,49 @@ class EventDesk:
         """Close the event's log."""
         self.ledger.close()
 
-    def take(self, name: str, events: Sequence[tuple[int, Event]], key: object) -> None:
-        """Take the signed results of a table's log (again only when ``key`` changed)."""
+    def take(
+        self,
+        name: str,
+        events: Sequence[tuple[int, Event]],
+        key: object,
+        *,
+        table: str | None = None,
+    ) -> None:
+        """Take the signed results of a table's log (again only when ``key`` changed).
+
+        ``table`` is the table the log came from (its topic on the broker): only a
+        game naming it, and assigned to it in its round, is taken from it."""
         if self._taken.get(name) == key:
             return
         self._taken[name] = key
-        got = results_from_log(self.state, name, events)
+        got = results_from_log(self.state, name, events, table=table)
         for res in got.results:
-            self.ledger.append(res)
+            try:
+                self.ledger.append(res)
+            except EngineError as exc:  # the event refuses it as it stands now
+                self.news.append(f"not taken: {name}: {exc}")
+                continue
             div = self.state.division(res.division)
-            a, b = res.scores
             self.news.append(
-                f"round {res.round}: {div.name(res.first)} {a} - {b} {div.name(res.second)} "
-                f"(from {name})"
+                f"round {res.round}: {div.name(res.first)} {score_text(*res.scores)} "
+                f"{div.name(res.second)} (from {name})"
             )
-        self.news += [n for n in got.notes if "waiting" not in n and "not finished" not in n]
+        self.news += [f"not taken: {line}" for line in got.refused]
         del self.news[:-20]
+
+    def take_file(self, path: Path, name: str, key: object) -> None:
+        """Take the signed results of a table's log file, once it is found intact
+        (a SQLite log's hash chain verifies; :mod:`clock.event.gamelogs`)."""
+        if self._taken.get(name) == key:
+            return
+        try:
+            events = read_game_log(path)
+        except (OSError, EngineError) as exc:
+            self._taken[name] = key
+            self.news.append(f"not taken: {path}: {exc}")
+            del self.news[:-20]
+            return
+        self.take(name, events, key)
 
     def text(self, rows: Iterable[Row]) -> str:
         """The event screen: each division's current round with the tables' live
@@ -97,7 +127,7 @@ def _division(div: DivisionState, live: dict[frozenset[str], Row]) -> list[str]:
         res = div.result(rnd, (a, b))
         row = live.get(frozenset((div.name(a), div.name(b))))
         if res is not None:
-            state = f"{res.scores[0]} - {res.scores[1]}  result in"
+            state = f"{score_text(*res.scores)}  result in"
         elif row is not None:
             sa, sb = row.scores if row.players[0] == div.name(a) else row.scores[::-1]
             scores[(a, b)] = (sa, sb)

@@ -66,9 +66,16 @@ def new_event(tmp_path: Path) -> Path:
     return log
 
 
-def game(players: tuple[str, str], racks: tuple[str, str], *, rnd: int, sign: bool) -> list[Event]:
+def game(
+    players: tuple[str, str],
+    racks: tuple[str, str],
+    *,
+    rnd: int,
+    sign: bool,
+    table: str | None = "t1",
+) -> list[Event]:
     out: list[Event] = [
-        GameStarted(t=0, variant="naspa", players=players, round=rnd, division="A", table="t1"),
+        GameStarted(t=0, variant="naspa", players=players, round=rnd, division="A", table=table),
         TilesPlaced(t=1_000, player=0, move="8D WINDY"),
         ClockPressed(t=1_500, player=0),
         *(Passed(t=2_000 + i, player=(i + 1) % 2) for i in range(6)),
@@ -211,11 +218,12 @@ def test_results_are_taken_once_both_have_signed(tmp_path: Path) -> None:
     )
     table_log(
         tables / "t2.sqlite",
-        game(("Cid Cole", "Dee Dunn"), ("AEIRSTT", "AEILNOU"), rnd=1, sign=False),
+        game(("Cid Cole", "Dee Dunn"), ("AEIRSTT", "AEILNOU"), rnd=1, sign=False, table="t2"),
     )
     done = rackclock("event", "results", log, tables)
     assert done.returncode == 0, done.stderr
-    assert "round 1: Ann Able 25 - -7 Ben Baker (t1.sqlite sha256:" in done.stdout
+    assert "round 1: Ann Able 25 to -7 Ben Baker (" in done.stdout
+    assert "tables/t1.sqlite sha256:" in done.stdout
     assert "t2.sqlite game 1: finished, waiting for both signatures" in done.stderr
     again = rackclock("event", "results", log, tables)  # the same logs again: nothing new
     assert "round 1" not in again.stdout
@@ -283,7 +291,7 @@ async def test_the_director_takes_signed_results_and_shows_the_standings(tmp_pat
     )
     t2 = table_log(
         tmp_path / "t2.sqlite",
-        game(("Cid Cole", "Dee Dunn"), ("QZXJKVE", "AEILNOU"), rnd=1, sign=False)[:4],
+        game(("Cid Cole", "Dee Dunn"), ("QZXJKVE", "AEILNOU"), rnd=1, sign=False, table="t2")[:4],
     )
     app = DirectorApp(DirectorConfig(logs=(t1, t2), export_dir=tmp_path, event=log))
     async with app.run_test(size=(120, 40)) as pilot:
@@ -296,7 +304,7 @@ async def test_the_director_takes_signed_results_and_shows_the_standings(tmp_pat
         assert isinstance(app.screen, EventScreen)
         shown = app.screen._shown
         assert "Division A, round 1 of 2 (koth)" in shown
-        assert "Ann Able (first) v Ben Baker: 25 - -7  result in" in shown
+        assert "Ann Able (first) v Ben Baker: 25 to -7  result in" in shown
         assert "Cid Cole (first) v Dee Dunn: 32 - 0" in shown  # in play, as it stands
         assert "with the games in play as they stand" in shown
         await pilot.press("escape")
