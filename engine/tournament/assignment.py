@@ -2,8 +2,11 @@
 
 Published retained on each table's ``assignment`` topic (docs/mqtt.md) when the
 director publishes a round, or read from the event's log by a table without a
-broker. Tables are numbered through the round, division after division, in the
-order the pairings list them; a bye has no table.
+broker. Tables are numbered through the round, division after division (in the
+event file's order), in the order the pairings list them; a bye has no table.
+:func:`round_assignments` is the one place the numbers come from: ``event pair``,
+``show`` and ``publish``, the broker, ``EVENTLOG@tN`` and the results' check of a
+game's table all use it, so a game has one number everywhere.
 """
 
 from __future__ import annotations
@@ -29,6 +32,9 @@ class Assignment(msgspec.Struct, frozen=True, forbid_unknown_fields=False):
     seeds: tuple[int, int] = (0, 0)
     """The players' numbers in the division."""
     v: int = 1
+    anchor: str = ""
+    """The event's log's head when the round was published (``COUNT:HASH``): kept
+    outside the log, so a log cut or rewritten afterwards is found (``event verify``)."""
 
     @property
     def table_name(self) -> str:
@@ -36,8 +42,9 @@ class Assignment(msgspec.Struct, frozen=True, forbid_unknown_fields=False):
         return f"t{self.table}"
 
 
-def round_assignments(state: EventState, round_: int) -> list[Assignment]:
-    """Every table's assignment in ``round_`` (divisions that have paired it).
+def round_assignments(state: EventState, round_: int, *, anchor: str = "") -> list[Assignment]:
+    """Every table's assignment in ``round_`` (divisions that have paired it), with
+    the log's ``anchor`` when it is published.
 
     Raises:
         EventFileError: No division has paired the round.
@@ -59,6 +66,7 @@ def round_assignments(state: EventState, round_: int) -> list[Assignment]:
                     div.spec.variant,
                     state.spec.name,
                     (first, second),
+                    anchor=anchor,
                 )
             )
     if not out:

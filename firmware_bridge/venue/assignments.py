@@ -5,32 +5,60 @@ when it starts (docs/mqtt.md)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import aiomqtt
 
 from engine.tournament.assignment import Assignment, decode_assignment, encode_assignment
 from firmware_bridge.venue.mqtt_session import BrokerSettings, MqttSession
-from firmware_bridge.venue.topics import TableTopics, client_id
+from firmware_bridge.venue.topics import PREFIX, TableTopics, client_id, parse_topic
 
-__all__ = ["fetch_assignment", "publish_assignments"]
+__all__ = ["fetch_assignment", "publish_assignments", "retained_assignments"]
+
+_QUIET_S = 0.3
+"""After the wildcard subscription is acknowledged, the retained assignments are taken
+as all in once none has arrived for this long (the broker sends them at once; MQTT
+has no "that was all")."""
 
 
 async def publish_assignments(
-    broker: BrokerSettings, venue: str, assignments: Sequence[Assignment], *, timeout_s: float = 10
-) -> int:
-    """Publish each assignment retained (QoS 1) to its table; returns how many the
-    broker acknowledged.
+    broker: BrokerSettings,
+    venue: str,
+    assignments: Sequence[Assignment],
+    *,
+    clear: Iterable[str] = (),
+    timeout_s: float = 10,
+) -> tuple[int, list[str]]:
+    """Publish each assignment retained (QoS 1) to its table, and clear (an empty
+    retained payload) the assignment of every other table that holds one on the
+    broker or is named in ``clear`` (tables earlier rounds used), so a table the
+    round does not use is not shown an old game. Returns how many assignments the
+    broker acknowledged, and the tables cleared.
 
     Raises:
         TimeoutError: The broker could not be reached in ``timeout_s``.
     """
+    held: set[str] = set()
+    last = asyncio.Event()
+
+    def on_message(msg: aiomqtt.Message) -> None:
+        last.set()
+        if isinstance(msg.payload, bytes | bytearray) and msg.payload:
+            held.add(parse_topic(msg.topic.value)[0].table)
+
     session = MqttSession(
-        broker, identifier=client_id("director", venue, "event"), session_expiry_s=0
+        broker,
+        identifier=client_id("director", venue, "event"),
+        subscriptions=[_every_assignment(venue)],
+        on_message=on_message,
+        session_expiry_s=0,
     )
     session.start()
     try:
         await session.wait_connected(timeout_s)
+        await _quiet(last)
+        used = {a.table_name for a in assignments}
+        stale = sorted((held | set(clear)) - used, key=_table_order)
         sent = [
             session.send(
                 TableTopics(venue, a.table_name).assignment,
@@ -40,11 +68,68 @@ async def publish_assignments(
             )
             for a in assignments
         ]
+        cleared = [
+            session.send(TableTopics(venue, t).assignment, b"", qos=1, retain=True) for t in stale
+        ]
         async with asyncio.timeout(timeout_s):
             done = await asyncio.gather(*sent)
+            await asyncio.gather(*cleared)
     finally:
         await session.close()
-    return sum(done)
+    return sum(done), stale
+
+
+async def retained_assignments(
+    broker: BrokerSettings, venue: str, *, timeout_s: float = 10
+) -> dict[str, bytes]:
+    """Every table's retained assignment on the broker (its payload), by table.
+
+    Raises:
+        TimeoutError: The broker could not be reached in ``timeout_s``.
+    """
+    held: dict[str, bytes] = {}
+    last = asyncio.Event()
+
+    def on_message(msg: aiomqtt.Message) -> None:
+        last.set()
+        if isinstance(msg.payload, bytes | bytearray) and msg.payload:
+            held[parse_topic(msg.topic.value)[0].table] = bytes(msg.payload)
+
+    session = MqttSession(
+        broker,
+        identifier=client_id("viewer", venue, "assignments"),
+        subscriptions=[_every_assignment(venue)],
+        on_message=on_message,
+        session_expiry_s=0,
+    )
+    session.start()
+    try:
+        await session.wait_connected(timeout_s)
+        await _quiet(last)
+    finally:
+        await session.close()
+    return held
+
+
+async def _quiet(arrived: asyncio.Event) -> None:
+    """Wait until no message has arrived for :data:`_QUIET_S`."""
+    while True:
+        arrived.clear()
+        try:
+            async with asyncio.timeout(_QUIET_S):
+                await arrived.wait()
+        except TimeoutError:
+            return
+
+
+def _every_assignment(venue: str) -> str:
+    """The wildcard over every table's ``assignment`` topic of ``venue``."""
+    return f"{PREFIX}/{TableTopics(venue, 't1').venue}/+/assignment"
+
+
+def _table_order(name: str) -> tuple[int, str]:
+    digits = name.lstrip("t")
+    return (int(digits), name) if digits.isdigit() else (1 << 30, name)
 
 
 async def fetch_assignment(

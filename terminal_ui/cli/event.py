@@ -63,7 +63,11 @@ def register(sub: Any) -> None:
     res.add_argument("round", type=int, metavar="ROUND")
     res.add_argument("entries", nargs=4, metavar="NAME SCORE NAME SCORE")
     res.add_argument("--division", metavar="NAME")
-    res.add_argument("--forfeit", action="store_true", help="the second named forfeits")
+    res.add_argument(
+        "--forfeit",
+        metavar="NAME",
+        help="NAME (one of the two) forfeits: the other wins by the variant's forfeit spread",
+    )
     res.add_argument("--reason", default="", help="why: required to correct a result")
     games = action("results", "take finished games' results from table logs", _results)
     games.add_argument(
@@ -252,7 +256,9 @@ def _print_pairs(state: EventState, div: DivisionState, rnd: int) -> None:
             print(f"    bye: {div.name(a)}")
             continue
         res = div.result(rnd, (a, b))
+        ruling = div.ruling(res) if res is not None else ""
         score = f"  {score_text(*res.scores)}" if res is not None else ""
+        score += f" ({ruling})" if ruling else ""
         print(f"    table {tables[(a, b)]:>4}: {div.name(a)} (first) v {div.name(b)}{score}")
     for note in paired.notes:
         print(f"    note: {note}")
@@ -263,7 +269,8 @@ def _game_line(div: DivisionState, res: Result) -> str:
     from engine.tournament.scores import score_text
 
     where = f" ({res.game})" if res.game else ""
-    scores = score_text(*res.scores)
+    ruling = div.ruling(res)
+    scores = score_text(*res.scores) + (f" ({ruling})" if ruling else "")
     return f"round {res.round}: {div.name(res.first)} {scores} {div.name(res.second)}{where}"
 
 
@@ -285,7 +292,7 @@ def _verify(args: argparse.Namespace) -> int:
                 return 1
             anchor = got if anchor is None or got.count > anchor.count else anchor
         head = verify_ledger(args.log, anchor=anchor)
-        print(f"{args.log}: {head.count} records, chain and head intact, anchor {head}")
+        print(f"{args.log}: {head.count} records, chain intact, head matches, anchor {head}")
         if anchor is not None:
             print(f"record {anchor.count} is as anchored ({anchor}): nothing cut or rewritten")
         else:
@@ -413,6 +420,8 @@ def _unpair(args: argparse.Namespace) -> int:
 
 def _result(args: argparse.Namespace) -> int:
     def run() -> int:
+        from msgspec.structs import replace
+
         from engine.tournament.errors import ResultError
         from engine.tournament.records import Result
 
@@ -430,10 +439,24 @@ def _result(args: argparse.Namespace) -> int:
             pairs = div.pairings.get(args.round, None)
             first_a = pairs is not None and (a, b) in pairs.pairs
             first, second, scores = (a, b, (sa, sb)) if first_a else (b, a, (sb, sa))
-            kind = "forfeit" if args.forfeit else "game"
-            ledger.append(
-                Result(div.spec.name, args.round, first, second, scores, kind, reason=args.reason)
-            )
+            res = Result(div.spec.name, args.round, first, second, scores, reason=args.reason)
+            if args.forfeit is not None:
+                loser = div.seed_of(args.forfeit)
+                if loser not in (a, b) or a == b:
+                    raise ResultError(
+                        f"--forfeit {args.forfeit!r}: name the player who forfeits, "
+                        f"{name_a!r} or {name_b!r}"
+                    )
+                # NZASP 10.2-10.3: the opponent wins by the forfeit spread, whatever
+                # the scores typed (they are kept, as typed, and decide nothing)
+                res = replace(
+                    res,
+                    kind="forfeit",
+                    winner=first if loser == second else second,
+                    spread=div.variant.forfeit_spread,
+                    cause="director",
+                )
+            ledger.append(res)
             print(_game_line(div, div.results[args.round][(first, second)]))
         return 0
 
@@ -572,8 +595,16 @@ def _withdraw(args: argparse.Namespace) -> int:
 
         with _open(args) as ledger:
             div = _one_division(ledger.state, args.division)
-            ledger.append(Withdrew(div.spec.name, div.seed_of(args.name), args.round, args.reason))
-            print(f"{args.name} withdrawn from round {args.round}")
+            seed = div.seed_of(args.name)
+            ledger.append(Withdrew(div.spec.name, seed, args.round, args.reason))
+            print(f"{div.name(seed)} withdrawn from round {args.round}: not paired from then on")
+            for rnd, paired in sorted(div.pairings.items()):
+                if rnd >= args.round and any(seed in p for p in paired.pairs):
+                    _say(
+                        f"note: round {rnd} is paired with {div.name(seed)} in it: record the "
+                        f"game as a forfeit (event result ... --forfeit {div.name(seed)!r}) "
+                        "or unpair the round"
+                    )
         return 0
 
     return _guard(args, run)
@@ -581,7 +612,8 @@ def _withdraw(args: argparse.Namespace) -> int:
 
 def _export(args: argparse.Namespace) -> int:
     def run() -> int:
-        from engine.exports.results import GameResult, division_file, naspa_lines
+        from engine.exports.results import division_file
+        from engine.tournament.naspa import event_naspa_lines
         from engine.tournament.tsh import division_lines
 
         with _open(args) as ledger:
@@ -598,21 +630,8 @@ def _export(args: argparse.Namespace) -> int:
                     out.write_text(text, encoding="iso-8859-1", errors="replace")
                     print(f"wrote {out}")
                 return 0
-            games = []
-            for div in divs:
-                for rnd in sorted(div.pairings):
-                    for res in div.round_results(rnd):
-                        a, b = res.scores
-                        winner = None if a == b else (0 if a > b else 1)
-                        reason = {"bye": "bye", "forfeit": "forfeit"}.get(res.kind, "out")
-                        names = (div.name(res.first), div.name(res.second) if res.second else "")
-                        games.append(
-                            GameResult(
-                                rnd, names, res.scores, winner, reason, abs(a - b), div.spec.name
-                            )
-                        )
             notes: list[str] = []
-            lines = naspa_lines(games, None, notes)
+            lines = event_naspa_lines(ledger.state, notes)
             for note in notes:
                 _say(f"note: {note}")
             text = "\n".join(lines) + "\n"

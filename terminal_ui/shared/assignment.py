@@ -55,7 +55,7 @@ def _from_broker(url: str, timeout_s: float) -> Assignment:
 
 
 def _from_log(source: str) -> Assignment:
-    from clock.event.ledger import EventLedger
+    from clock.event.ledger import read_event
     from engine.tournament.assignment import round_assignments
 
     path, sep, table = source.rpartition("@")
@@ -64,8 +64,7 @@ def _from_log(source: str) -> Assignment:
             f"--assignment {source!r}: expected EVENTLOG@TABLE (event.sqlite@t3) "
             "or mqtt://broker/VENUE/TABLE"
         )
-    with EventLedger.open(Path(path)) as ledger:
-        state = ledger.state
+    state = read_event(Path(path))  # read-only: the director's tools may be writing it
     rounds = [max(d.pairings) for d in state.divisions.values() if d.pairings]
     if not rounds:
         raise AssignmentError(f"--assignment {source!r}: no round is paired yet")

@@ -117,10 +117,16 @@ def test_an_event_from_pairings_to_tsh(tmp_path: Path, mosquitto: Broker) -> Non
     assert {n: (w, s) for n, w, s in got} == {n: (wins[n], spread[n]) for n in wins}
     assert [(w, s) for _, w, s in got] == sorted(((w, s) for _, w, s in got), reverse=True)
     rackclock("event", "export", "tsh", log, "-o", tmp_path / "tsh")
-    assert (tmp_path / "tsh" / "a.t").read_text(encoding="iso-8859-1") == GOLDEN.read_text(
-        encoding="iso-8859-1"
+    anchor, _, text = (tmp_path / "tsh" / "a.t").read_text(encoding="iso-8859-1").partition("\n")
+    assert text == GOLDEN.read_text(encoding="iso-8859-1")
+    # the .t file carries the log's anchor in a comment, and verify checks the log by it
+    assert anchor.startswith("# rackclock event log anchor ")
+    verified = rackclock("event", "verify", log, "--anchor", anchor.rsplit(" ", 1)[1])
+    assert "chain intact" in verified
+    # the published round carries the anchor too
+    assert "nothing cut or rewritten" in rackclock(
+        "event", "verify", log, "--broker", mosquitto.url("/club")
     )
-    assert "chain intact" in rackclock("event", "verify", log)
 
 
 def players_of(game_log: Path, rnd: int, table: int) -> tuple[str, str]:
