@@ -26,6 +26,7 @@ from firmware_bridge.venue.publisher import TablePublisher
 from terminal_ui.cli import main
 from terminal_ui.director.app import DirectorApp
 from terminal_ui.director.config import DirectorConfig
+from terminal_ui.director.event import EventDesk
 from tests.helpers import BrokerFactory
 from tests.terminal_ui.test_event import EVENT, game, new_event, table_log
 
@@ -58,25 +59,51 @@ def ann_v_ben(path: Path) -> Path:
 # --- event results: one file, one line for what cannot be taken -----------------------------
 
 
+def tampered(path: Path) -> Path:
+    """Round 1's table-1 game with its second event rewritten in SQLite (the
+    append-only trigger dropped and put back as it was: only the chain can tell)."""
+    ann_v_ben(path)
+    conn = sqlite3.connect(path)
+    query = "SELECT sql FROM sqlite_master WHERE name = 'events_no_update'"
+    (sql,) = conn.execute(query).fetchone()
+    conn.execute("DROP TRIGGER events_no_update")
+    conn.execute("UPDATE events SET body = replace(body, 'WINDY', 'WINDS') WHERE seq = 2")
+    conn.execute(sql)
+    conn.commit()
+    conn.close()
+    return path
+
+
 def test_a_log_whose_chain_does_not_verify_is_refused_at_its_first_bad_seq(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     log = new_event(tmp_path)
-    t1 = ann_v_ben(tmp_path / "t1.sqlite")
-    conn = sqlite3.connect(t1)
-    (sql,) = conn.execute(
-        "SELECT sql FROM sqlite_master WHERE name = 'events_no_update'"
-    ).fetchone()
-    conn.execute("DROP TRIGGER events_no_update")
-    conn.execute("UPDATE events SET body = replace(body, 'WINDY', 'WINDS') WHERE seq = 2")
-    conn.execute(sql)  # the trigger back as it was: only the chain can tell
-    conn.commit()
-    conn.close()
+    t1 = tampered(tmp_path / "t1.sqlite")
     before = verify_ledger(log)
     line = refused(*run(capsys, "event", "results", log, t1)[::2])
     assert str(t1) in line
     assert "hash chain does not verify at seq 2" in line
     assert verify_ledger(log) == before
+
+
+def test_the_console_offline_refuses_a_broken_log_and_takes_an_intact_one(tmp_path: Path) -> None:
+    log = new_event(tmp_path)
+    (tmp_path / "bad").mkdir()
+    bad = tampered(tmp_path / "bad" / "t1.sqlite")
+    good = ann_v_ben(tmp_path / "t1.sqlite")
+    desk = EventDesk(log)
+    try:
+        desk.take_file(bad, "t1", "v1")
+        assert desk.news == [
+            f"not taken: {bad}: its hash chain does not verify at seq 2: "
+            "hash mismatch: body, t or refused altered"
+        ]
+        assert not desk.state.division("A").results
+        desk.take_file(good, "t1", "v2")
+        assert desk.news[-1].startswith("round 1: Ann Able 25 to -7 Ben Baker (from t1)")
+        assert list(desk.state.division("A").results[1]) == [(1, 2)]
+    finally:
+        desk.close()
 
 
 def test_a_json_lines_copy_is_taken_when_every_line_reads(
