@@ -111,12 +111,13 @@ def test_a_json_lines_copy_is_taken_when_every_line_reads(
 ) -> None:
     log = new_event(tmp_path)
     copy = tmp_path / "t1.jsonl"
-    with copy.open("w", encoding="utf-8") as out:
-        export_jsonl(ann_v_ben(tmp_path / "t1.sqlite"), out)
+    with copy.open("w", encoding="utf-8") as f:
+        export_jsonl(ann_v_ben(tmp_path / "t1.sqlite"), f)
     bad = tmp_path / "bad.jsonl"
     bad.write_text(copy.read_text(encoding="utf-8") + "not an event\n", encoding="utf-8")
     line = refused(*run(capsys, "event", "results", log, bad)[::2])
-    assert line.startswith(f"skipped {bad}: line {len(copy.read_text().splitlines()) + 1}: ")
+    lines = len(copy.read_text(encoding="utf-8").splitlines())
+    assert line.startswith(f"skipped {bad}: line {lines + 1}: ")
     code, out, err = run(capsys, "event", "results", log, copy)
     assert code == 0, err
     assert "round 1: Ann Able 25 to -7 Ben Baker" in out
