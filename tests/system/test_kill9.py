@@ -95,7 +95,8 @@ def _game(rows: list[Row]) -> GameState:
 class Table:
     """One ``rackclock serve`` process, its output read line by line with timeouts."""
 
-    def __init__(self, log: Path, stderr_path: Path) -> None:
+    def __init__(self, log: Path, stderr_path: Path, *extra: str) -> None:
+        """``extra``: more ``serve`` options (e.g. ``--clock mqtt://...``)."""
         self.started_ns = time.monotonic_ns()
         """When the test started the process (monotonic, as the service's timeline)."""
         self._stderr = stderr_path.open("ab")
@@ -111,6 +112,7 @@ class Table:
                 str(log),
                 "--players",
                 "Ann,Ben",
+                *extra,
             ],
             cwd=REPO,
             stdin=subprocess.PIPE,
