@@ -125,7 +125,8 @@ class DirectorLink:
         self.garbage = 0
         """Payloads that were not a state or a reply."""
         self._on_change = on_change
-        self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._pending: dict[str, tuple[TableTopics, asyncio.Future[dict[str, Any]]]] = {}
+        """Commands waiting for their reply, by id: the table asked, and the answer."""
         host = socket.gethostname().translate(_UNSAFE) or "host"
         # the small live documents, not the snapshots: a venue's traffic stays small
         where = "+" if venue is None else TableTopics(venue, "x").venue  # checked as a level
@@ -156,7 +157,7 @@ class DirectorLink:
 
     async def close(self) -> None:
         """Disconnect; commands still waiting fail."""
-        for fut in self._pending.values():
+        for _, fut in self._pending.values():
             if not fut.done():
                 fut.set_exception(DirectorError("the director link closed"))
         self._pending.clear()
@@ -173,7 +174,7 @@ class DirectorLink:
         topic = msg.topic.value
         payload = msg.payload if isinstance(msg.payload, bytes) else str(msg.payload).encode()
         if "/director/replies" in topic:  # .../director/replies[/<desk>]: matched by id
-            self._on_reply(payload)
+            self._on_reply(topic, payload)
             return
         try:
             table, suffix = parse_topic(topic)
@@ -205,7 +206,7 @@ class DirectorLink:
         snap.received_wall_ms = time.time_ns() // 1_000_000
         self._changed(table)
 
-    def _on_reply(self, payload: bytes) -> None:
+    def _on_reply(self, topic: str, payload: bytes) -> None:
         try:
             doc = json.loads(payload)
         except ValueError:
@@ -214,9 +215,18 @@ class DirectorLink:
         if not isinstance(doc, dict):
             self.garbage += 1
             return
-        fut = self._pending.pop(str(doc.get("id")), None)
-        if fut is not None and not fut.done():
-            fut.set_result(doc)
+        ident = str(doc.get("id"))
+        asked = self._pending.get(ident)
+        if asked is None:
+            return
+        if not topic.startswith(asked[0].director_replies):
+            # only the table asked may answer: its reply topics are its own login's
+            # (deploy/mosquitto), so another table cannot pass its log off as this one's
+            self.garbage += 1
+            return
+        del self._pending[ident]
+        if not asked[1].done():
+            asked[1].set_result(doc)
 
     def _changed(self, table: TableTopics) -> None:
         if self._on_change is not None:
@@ -238,7 +248,7 @@ class DirectorLink:
         ident = f"{self.desk}-{uuid.uuid4().hex[:16]}"
         doc = {**doc, "id": ident}
         fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        self._pending[ident] = fut
+        self._pending[ident] = (table, fut)
         reply_topic = f"{table.director_replies}/{self.desk}"
         self.session.send(
             table.director_commands,

@@ -23,3 +23,31 @@ async def test_a_director_follows_one_venue(mosquitto: Broker) -> None:
         await wait_for(lambda: len(everyone.tables) == 2, "both venues")
         await wait_for(lambda: len(club.tables) == 1, "the club's table")
         assert list(club.tables) == [TableTopics("club", "t1")]
+
+
+async def test_only_the_table_asked_may_answer(mosquitto: Broker) -> None:
+    """A reply carrying the id of a command sent to t1 but coming over t2's reply
+    topic is not t1's answer (under the ACL only t2's login writes there)."""
+    import asyncio
+
+    asked = TableTopics("club", "t1")
+    other = TableTopics("club", "t2")
+    async with aiomqtt.Client(mosquitto.host, mosquitto.port, identifier="test-t2") as fake:
+        await fake.subscribe(asked.director_commands, qos=1)
+
+        async def answer_twice() -> None:
+            async for msg in fake.messages:
+                ident = json.loads(bytes(msg.payload))["id"]
+                for table in (other, asked):
+                    reply = {"id": ident, "accepted": True, "from": table.table}
+                    await fake.publish(f"{table.director_replies}/desk-1", json.dumps(reply), qos=1)
+                return
+
+        link = DirectorLink(parse_url(mosquitto.url()), desk="desk-1")
+        async with link:
+            await wait_for(link.session.connected.is_set, "the director's connection")
+            task = asyncio.create_task(answer_twice())
+            reply = await link.request(asked, {"type": "get_log"}, timeout_s=5)
+            await task
+        assert reply["from"] == "t1"
+        assert link.garbage == 1
