@@ -105,7 +105,11 @@ def results_from_log(
         evs = [ev for _, ev in game]
         start = evs[0]
         assert isinstance(start, GameStarted)
-        gstate, _ = replay(game)
+        gstate, refused = replay(game)
+        if refused:  # a table's own log holds only what the rules accepted: this was edited
+            bad = refused[0]
+            out.refused.append(f"{where}: line {bad.line}: the rules refuse it: {bad.reason}")
+            continue
         if gstate.result is None:
             out.notes.append(f"{where}: not finished yet")
             continue
