@@ -29,7 +29,10 @@ from types import TracebackType
 
 import msgspec
 
+from clock.files import load_variant
 from clock.log.eventlog import ZERO_HASH, LogError, _uri, chain_hash
+from engine.errors import DataFileError
+from engine.rules.variant import register_variant
 from engine.tournament.records import Created, Record, decode_record, encode_record
 from engine.tournament.state import EventState, replay
 
@@ -112,6 +115,7 @@ class EventLedger:
         """Opened only to read: :meth:`append` refuses."""
         self.state = replay(r for r, _ in records)
         """The event after every record read from the log."""
+        _register_variants(self.state)
         self._count = len(records)
         self._hash = records[-1][1]
         self._version = version
@@ -395,6 +399,17 @@ def _check_anchor(ledger: EventLedger, anchor: Anchor) -> None:
             f"{shown}: record {anchor.count}'s hash is {have[:_ANCHOR_SHOWN]}, not the "
             f"anchor's {anchor.hash[:_ANCHOR_SHOWN]}: the log was rewritten since"
         )
+
+
+def _register_variants(state: EventState) -> None:
+    """Read the variant files the divisions name (their standings follow the variant's
+    event rules), as a table reads its game's: the engine resolves a name only. A file
+    that cannot be read is registered as its error, given when the standings need it."""
+    for name in {div.variant for div in state.spec.divisions}:
+        try:
+            load_variant(name)
+        except DataFileError as exc:
+            register_variant(name, exc)
 
 
 def read_event(path: str | PathLike[str]) -> EventState:

@@ -93,3 +93,27 @@ def test_standings_and_the_results_report_from_the_command_line(tmp_path: Path) 
         "rackclock event standings: no division 'Z' (the event has 'A', 'Speed')"
     ]
     assert verify_ledger(log) == before
+
+
+def test_a_divisions_variant_file_gives_its_event_rules(tmp_path: Path) -> None:
+    club = tmp_path / "club.toml"
+    # a club's event under NZASP rules that counts victory points
+    club.write_text('extends = "nzasp"\n[event]\npoints = "vp"\n', encoding="utf-8")
+    text = EVENT.split('[[division]]\nname = "Speed"')[0].replace('"nzasp"', f'"{club}"')
+    (tmp_path / "club-night.toml").write_text(text, encoding="utf-8")
+    assert rackclock("event", "new", tmp_path / "club-night.toml").returncode == 0
+    log = tmp_path / "club-night.sqlite"
+    assert rackclock("event", "pair", log).returncode == 0  # each command reads the file
+    done = rackclock("event", "result", log, "1", "Ann Able", "400", "Ben Baker", "350")
+    assert done.returncode == 0, done.stderr
+    shown = rackclock("event", "standings", log)
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.splitlines()[1:3] == [
+        "  rank  VP         margin  player",
+        "     1  1             +50  Ann Able",
+    ]
+    club.write_text("extends = \n", encoding="utf-8")
+    broken = rackclock("event", "standings", log)
+    assert broken.returncode == 1
+    assert len(broken.stderr.splitlines()) == 1
+    assert f"variant {str(club)!r}" in broken.stderr
