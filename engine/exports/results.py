@@ -12,7 +12,7 @@ director to read (docs/director.md).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from engine.errors import EngineError
@@ -127,9 +127,11 @@ class _Cell:
 
 
 def _table(
-    games: Iterable[GameResult],
+    games: Iterable[GameResult], away: Collection[tuple[str, str, int]] = ()
 ) -> list[tuple[list[str], dict[str, dict[int, _Cell]], int, str]]:
-    """Per division: player names in order, their cells by round, rounds, division."""
+    """Per division: player names in order, their cells by round, rounds, division.
+    ``away``: ``(division, name, round)`` a player was not in the event (withdrawn,
+    not yet entered), so has no game; any other round without one is an error."""
     by_div: dict[str, list[GameResult]] = {}
     for g in games:
         by_div.setdefault(g.division, []).append(g)
@@ -161,7 +163,9 @@ def _table(
                 opp = number[g.players[1 - seat]]
                 rows[name][g.round] = _Cell(letter, opp, g.scores[seat], spread, g.unrated)
         for name, cells in rows.items():
-            missing = [r for r in range(1, rounds + 1) if r not in cells]
+            missing = [
+                r for r in range(1, rounds + 1) if r not in cells and (div, name, r) not in away
+            ]
             if missing:
                 raise ResultsError(f"{name} has no game in round(s) {missing}")
         out.append((names, rows, rounds, div))
@@ -169,14 +173,21 @@ def _table(
 
 
 def naspa_lines(
-    games: Iterable[GameResult], roster: Roster | None = None, notes: list[str] | None = None
+    games: Iterable[GameResult],
+    roster: Roster | None = None,
+    notes: list[str] | None = None,
+    *,
+    away: Collection[tuple[str, str, int]] = (),
 ) -> list[str]:
     """The NASPA results file, with scores: ``1 SMITH SARAH/423: W45-402 B L8-310``.
 
     The format knows W, L, T and B; only B carries no opponent and is not rated. A
     bye is ``B``; so is a forfeit (and a resignation, a forfeit at the table), on both
     sides, unrated, its spread (the variant's) counted in the total, and noted.
-    Several divisions are numbered straight through the file.
+    Several divisions are numbered straight through the file. The format lists the
+    games each player played ("The rest of the line is filled with individual game
+    results", seed 000, "Basic Format"): a round in ``away`` (``(division, name,
+    round)``: withdrawn, or not yet entered) is left out of the player's line.
 
     Raises:
         ResultsError: A player missing a round or playing twice in one; a name with
@@ -184,12 +195,12 @@ def naspa_lines(
     """
     lines: list[str] = []
     offset = 0
-    for names, rows, rounds, _div in _table(games):
+    for names, rows, _rounds, _div in _table(games, away):
         for i, name in enumerate(names, start=1):
-            cells = [rows[name][r] for r in range(1, rounds + 1)]
-            total = sum(c.spread for c in cells)
+            played = sorted(rows[name].items())
+            total = sum(c.spread for _, c in played)
             text = []
-            for rnd, c in enumerate(cells, start=1):
+            for rnd, c in played:
                 if c.letter == "B":
                     text.append("B")
                 elif c.unrated:

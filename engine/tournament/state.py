@@ -96,6 +96,23 @@ class DivisionState:
             return Result(self.spec.name, round_, pair[0], 0, (self.bye_spread, 0), "bye")
         return res
 
+    def ruling(self, res: Result) -> str:
+        """What decided a result other than its scores, for people: ``Gus Gray
+        resigned: Dan Dale wins, spread 50``; empty for a game or a bye."""
+        if res.kind == "absent":
+            return "neither player came: both lose"
+        if res.kind != "forfeit":
+            return ""
+        if res.winner is None:  # logged before results named the winner
+            return "forfeit"
+        did = "resigned" if res.cause == "resigned" else "forfeits"
+        if res.cause == "lateness":
+            did = "forfeits (lateness)"
+        spread = res.margin(res.winner)
+        loser = res.loser
+        assert loser is not None
+        return f"{self.name(loser)} {did}: {self.name(res.winner)} wins, spread {spread}"
+
     def round_results(self, round_: int) -> list[Result]:
         """The results of a round so far, byes included, in the pairing's order."""
         paired = self.pairings.get(round_)
@@ -200,8 +217,7 @@ class EventState:
             div.players.append(record.player)
             div.joined[len(div.players)] = record.round
         elif isinstance(record, Withdrew):
-            if not 1 <= record.seed <= len(div.players):
-                raise TournamentError(f"no player number {record.seed} in {div.spec.name!r}")
+            _check_withdrew(div, record)
             div.left[record.seed] = record.round
         elif isinstance(record, Paired):
             _check_paired(div, record)
@@ -220,6 +236,43 @@ class EventState:
             _check_result(div, record)
             div.results.setdefault(record.round, {})[(record.first, record.second)] = record
         self.records += 1
+
+
+def _outcome(res: Result, seed: int) -> Outcome:
+    """``seed``'s side of a result. A forfeit's win and spread come from the record
+    (who resigned or forfeited, the variant's spread), not from its scores."""
+    mine, theirs = res.scores if seed == res.first else res.scores[::-1]
+    opponent = res.second if seed == res.first else res.first
+    if res.winner is None:
+        return Outcome(res.round, opponent, mine, theirs, res.kind)
+    return Outcome(
+        res.round, opponent, mine, theirs, res.kind, won=res.won(seed), margin=res.margin(seed)
+    )
+
+
+def _check_withdrew(div: DivisionState, record: Withdrew) -> None:
+    if not 1 <= record.seed <= len(div.players):
+        raise TournamentError(f"no player number {record.seed} in {div.spec.name!r}")
+    name = div.name(record.seed)
+    if not 1 <= record.round <= div.spec.rounds:
+        raise TournamentError(
+            f"{name} cannot withdraw from round {record.round}: "
+            f"the division has rounds 1-{div.spec.rounds}"
+        )
+    # A withdrawal takes effect from a round the player has not played: the games
+    # played stay in the standings, and a result is never orphaned.
+    played = [
+        rnd
+        for rnd, paired in div.pairings.items()
+        if rnd >= record.round
+        for pair in paired.pairs
+        if record.seed in pair and div.result(rnd, pair) is not None
+    ]
+    if played:
+        raise TournamentError(
+            f"{name} has a result in round {max(played)}: "
+            f"a withdrawal takes effect from round {max(played) + 1} at the earliest"
+        )
 
 
 def _check_paired(div: DivisionState, record: Paired) -> None:
@@ -241,8 +294,17 @@ def _check_result(div: DivisionState, record: Result) -> None:
     if paired is None or pair not in paired.pairs:
         who = f"{div.name(record.first)} v {div.name(record.second)}"
         raise ResultError(f"round {record.round}: {who} was not paired")
-    if record.kind not in ("game", "forfeit", "bye"):
-        raise ResultError(f"result kind {record.kind!r}: expected game, forfeit or bye")
+    if record.kind not in ("game", "forfeit", "absent", "bye"):
+        raise ResultError(f"result kind {record.kind!r}: expected game, forfeit, absent or bye")
+    if record.winner is not None and (
+        record.kind != "forfeit" or not record.second or record.winner not in pair
+    ):
+        raise ResultError(
+            f"round {record.round}: a winner by rule ({record.winner}) is one of the two "
+            "players of a forfeit"
+        )
+    if record.spread is not None and record.spread < 0:
+        raise ResultError(f"round {record.round}: a forfeit's spread is not negative")
     if pair in div.results.get(record.round, {}) and not record.reason.strip():
         raise ResultError(
             f"round {record.round} {div.name(record.first)} v {div.name(record.second)} "

@@ -7,13 +7,24 @@ far (0 for a bye), then the player's score in each round played (a bye or
 forfeit: the spread), then tsh's ``p12`` field: 1 went first, 2 second, 0 a bye.
 Pairings may run ahead of scores (a round paired, not yet played), which is how
 tsh continues an event. Pure: text in, text out.
+
+A forfeit (or a resignation, which counts as one) is written as the manual says:
+"A pairing number of 0 indicates that the player had an unrated bye or forfeit
+... the score should be the player's spread for that round, typically +50 or
+-50". A withdrawn player is written as tsh writes an inactive one (tsh's
+``off`` field, TSH::Player ``Deactivate``; its ``SpliceInactive`` gives an
+inactive player opponent 0 and the ``off`` score in each round paired after):
+``off 0``, and opponent 0 with score 0 in the rounds not played, which tsh
+counts as neither a win nor a loss (a bye scoring 0: ``TSH::Division::Synch``),
+so the games not played do not become byes. A player not yet entered (a late
+entry) is written the same way for the rounds before.
 """
 
 from __future__ import annotations
 
 from engine.exports.roster import guess_filed
 from engine.tournament.errors import EventFileError
-from engine.tournament.records import Paired, Record, Result
+from engine.tournament.records import Paired, Record, Result, Withdrew
 from engine.tournament.spec import Player
 from engine.tournament.state import DivisionState
 
@@ -30,21 +41,28 @@ def division_lines(div: DivisionState) -> list[str]:
         p12: list[str] = []
         for rnd in rounds:
             pair = next((p for p in div.pairings[rnd].pairs if seed in p), None)
-            if pair is None:  # not paired that round (withdrawn, or not yet entered)
+            res = div.result(rnd, pair) if pair is not None else None
+            if pair is None or (res is not None and res.kind in ("forfeit", "absent")):
+                # not paired (withdrawn, not yet entered: tsh's inactive player, score 0),
+                # or a forfeit: opponent 0, the player's spread as the score (the manual)
                 opps.append("0")
                 p12.append("0")
-                continue
-            first, second = pair
-            opp = second if seed == first else first
-            opps.append(str(opp))
-            p12.append("0" if not opp else ("1" if seed == first else "2"))
-            res = div.result(rnd, pair)
-            if res is None or len(scores) < len(opps) - 1:
-                continue  # scores are by position: none after a round without one
-            mine, theirs = res.scores if seed == res.first else res.scores[::-1]
-            scores.append(str(mine - theirs if res.kind != "game" else mine))
+                score = 0 if res is None else res.margin(seed)
+            else:
+                first, second = pair
+                opp = second if seed == first else first
+                opps.append(str(opp))
+                p12.append("0" if not opp else ("1" if seed == first else "2"))
+                if res is None:
+                    continue
+                mine = res.scores[0] if seed == res.first else res.scores[1]
+                score = mine if res.kind == "game" else res.margin(seed)
+            if len(scores) == len(opps) - 1:  # scores are by position: none after a gap
+                scores.append(str(score))
         head = " ".join([guess_filed(player.name), str(player.rating), *opps])
         fields = [head, " ".join(scores) or " "] + ([f"p12 {' '.join(p12)}"] if p12 else [])
+        if seed in div.left:
+            fields.append("off 0")
         lines.append("; ".join(fields).replace(";  ;", "; ;").rstrip())
     return lines
 
@@ -57,6 +75,8 @@ class TshDivision:
         self.opponents: list[list[int]] = []
         self.scores: list[list[int]] = []
         self.p12: list[list[int]] = []
+        self.off: list[bool] = []
+        """tsh's ``off`` field: the player is inactive (withdrawn)."""
 
 
 def _name(filed: str) -> str:
@@ -92,10 +112,12 @@ def parse_t(text: str, source: str) -> TshDivision:
                 f"{where}: opponents and scores are whole numbers: {raw!r}"
             ) from None
         p12: list[int] = []
+        off = False
         for extra in parts[2:]:
             key, _, vals = extra.partition(" ")
             if key == "p12":
                 p12 = [int(v) for v in vals.split() if v.lstrip("-").isdigit()]
+            off = off or key == "off"
         if len(scores) > len(opps):
             raise EventFileError(
                 f"{where}: {len(scores)} scores but {len(opps)} opponents: {raw!r}"
@@ -104,6 +126,7 @@ def parse_t(text: str, source: str) -> TshDivision:
         out.opponents.append(opps)
         out.scores.append(scores)
         out.p12.append(p12)
+        out.off.append(off)
     n = len(out.players)
     for i, opps in enumerate(out.opponents, start=1):
         for rnd, opp in enumerate(opps, start=1):
@@ -123,13 +146,15 @@ def records_from_t(t: TshDivision, division: str) -> list[Record]:
     """The pairings and results a ``.t`` file holds, as records for ``division``
     (after its :class:`~engine.tournament.records.Created`)."""
     rounds = max((len(o) for o in t.opponents), default=0)
+    gone = _withdrawals(t)
     out: list[Record] = []
     for rnd in range(1, rounds + 1):
+        out.extend(Withdrew(division, i, rnd) for i, r in gone.items() if r == rnd)
         pairs: list[tuple[int, int]] = []
         results: list[Result] = []
         for i in range(1, len(t.players) + 1):
             opps = t.opponents[i - 1]
-            if rnd > len(opps):
+            if rnd > len(opps) or rnd >= gone.get(i, rounds + 1):
                 continue
             opp = opps[rnd - 1]
             p12 = t.p12[i - 1]
@@ -149,4 +174,20 @@ def records_from_t(t: TshDivision, division: str) -> list[Record]:
                 results.append(Result(division, rnd, i, opp, scores, by="tsh"))
         out.append(Paired(division, rnd, tuple(pairs), "tsh"))
         out.extend(results)
+    return out
+
+
+def _withdrawals(t: TshDivision) -> dict[int, int]:
+    """The round each inactive (``off``) player withdrew from: the first of the rounds
+    at the end of the line with opponent 0 and score 0 (or none), as tsh writes them."""
+    out: dict[int, int] = {}
+    for i, opps in enumerate(t.opponents, start=1):
+        if not t.off[i - 1]:
+            continue
+        scores = t.scores[i - 1]
+        rnd = len(opps)
+        while rnd >= 1 and not opps[rnd - 1] and (rnd > len(scores) or not scores[rnd - 1]):
+            rnd -= 1
+        if rnd < len(opps):
+            out[i] = rnd + 1
     return out

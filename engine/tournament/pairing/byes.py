@@ -16,13 +16,22 @@ __all__ = ["bye_for"]
 
 
 def bye_for(
-    ranked: Sequence[int], ratings: dict[int, int], byes: dict[int, int], *, first_bye: bool
+    ranked: Sequence[int], ratings: dict[int, int], byes: dict[int, int], *, by_standings: bool
 ) -> int:
-    """The player to get the bye: ``ranked`` is best first; ``byes`` counts each
-    player's byes so far; ``first_bye`` when nobody in the division has had one."""
-    if first_bye:
-        rated = [s for s in ranked if ratings.get(s, 0) > 0] or list(ranked)
-        # the lowest rated; among equals the lower seed (the later entry)
-        return min(rated, key=lambda s: (ratings.get(s, 0), -s))
+    """The player to get the bye, among those who have had the fewest byes (at most
+    one each, where the field allows).
+
+    ``ranked`` is best first; ``byes`` counts each player's byes so far.
+    ``by_standings`` when the round is paired on standings that hold results (KOTH,
+    FP, Swiss after round 1): the bye goes to the lowest ranked, whatever the
+    ratings (the manual's "the player in last place", then "next-to-last"), never
+    to a leader who happens to be the lowest rated. Before any result there is no
+    last place: the lowest rated has it, an unrated player only if all are.
+    """
     fewest = min(byes.get(s, 0) for s in ranked)
-    return next(s for s in reversed(ranked) if byes.get(s, 0) == fewest)
+    eligible = [s for s in ranked if byes.get(s, 0) == fewest]
+    if by_standings:
+        return eligible[-1]
+    rated = [s for s in eligible if ratings.get(s, 0) > 0] or eligible
+    # the lowest rated; among equals the lower seed (the later entry)
+    return min(rated, key=lambda s: (ratings.get(s, 0), -s))

@@ -141,7 +141,7 @@ def _ranked(
                 ranked = [s for s in ranked if s != leader]
     if len(ranked) % 2:
         bye = _john_green_bye(div, round_, ranked) or bye_for(
-            ranked, div.ratings, div.byes(), first_bye=not div.byes()
+            ranked, div.ratings, div.byes(), by_standings=through > 0
         )
         out.append((bye, 0))
         ranked = [s for s in ranked if s != bye]

@@ -89,10 +89,13 @@ def test_the_nearest_unplayed_substitute() -> None:
 def test_byes_lowest_rated_first_then_last_place_without_one() -> None:
     ratings = {1: 1800, 2: 1700, 3: 0}
     # "refrain from giving an unrated player the first bye"
-    assert bye_for([1, 2, 3], ratings, {}, first_bye=True) == 2
+    assert bye_for([1, 2, 3], ratings, {}, by_standings=False) == 2
     # "if the player in last place has already had a bye ... the next-to-last"
-    assert bye_for([1, 2, 3], ratings, {3: 1}, first_bye=False) == 2
-    assert bye_for([1, 2, 3], ratings, {2: 1}, first_bye=False) == 3
+    assert bye_for([1, 2, 3], ratings, {3: 1}, by_standings=True) == 2
+    assert bye_for([1, 2, 3], ratings, {2: 1}, by_standings=True) == 3
+    # by standings, last place has it even when nobody has had a bye yet and the
+    # leader is the lowest rated
+    assert bye_for([3, 1, 2], {1: 1800, 2: 1700, 3: 1200}, {}, by_standings=True) == 2
 
 
 def test_gibson_as_in_the_manual() -> None:
