@@ -62,8 +62,27 @@ def result_of_game(div: DivisionState, game: GameResult, ref: str) -> Result:
             f"round {game.round}: {game.players[0]} v {game.players[1]} was not paired "
             f"in {div.spec.name!r}"
         )
-    kind = "forfeit" if game.reason in _FORFEITS else "game"
-    return Result(div.spec.name, game.round, first, second, scores, kind, game=ref, by="table")
+    if game.reason not in _FORFEITS:
+        return Result(div.spec.name, game.round, first, second, scores, game=ref, by="table")
+    if game.reason == "absent" or game.winner is None:  # neither came: both lose
+        return Result(
+            div.spec.name, game.round, first, second, (0, 0), "absent", ref, "table", cause="absent"
+        )
+    # Who won is the table's ruling (the player who resigned or forfeited loses, even
+    # ahead or at 0-0), with the variant's spread; the scores as they stood decide nothing.
+    return Result(
+        div.spec.name,
+        game.round,
+        first,
+        second,
+        scores,
+        "forfeit",
+        ref,
+        "table",
+        winner=(a, b)[game.winner],
+        spread=game.spread,
+        cause=game.reason,
+    )
 
 
 @dataclass
