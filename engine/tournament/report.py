@@ -69,13 +69,16 @@ def _draw(div: DivisionState, through: int) -> list[str]:
     return out
 
 
-def results_report(state: EventState, divisions: Sequence[DivisionState]) -> list[str]:
-    """The results report (NZASP 11.4) of ``divisions``, each after its latest
-    round with a result: the points and spread columns as the federation keeps them."""
+def results_report(
+    state: EventState, divisions: Sequence[DivisionState], through: int | None = None
+) -> list[str]:
+    """The results report (NZASP 11.4) of ``divisions`` after round ``through`` (by
+    default each after its latest round with a result): the points and spread
+    columns as the federation keeps them."""
     out = [f"{state.spec.name or 'the event'}: results (NZASP 11.4)"]
     for div in divisions:
-        through = played_through(div)
-        rows = div.standings(through)
+        upto = played_through(div) if through is None else through
+        rows = div.standings(upto)
         variant = div.variant
         points = {"wins": "wins", "match_points": "MP", "vp": "VP"}[variant.event.points]
         spread = "" if not variant.spread_recorded else "margin" if points == "VP" else "spread"
@@ -83,7 +86,7 @@ def results_report(state: EventState, divisions: Sequence[DivisionState]) -> lis
         name = max(len(p.name) for p in players.values())
         club = max(4, *(len(p.club) for p in players.values()))
         head = f"  place  {'name':<{name}}  {'club':<{club}}  {points:<5}"
-        out += ["", f"grade {div.spec.name} after round {through}"]
+        out += ["", f"grade {div.spec.name} after round {upto}"]
         out.append(head + (f" {spread:>7}" if spread else "") + "  average")
         for row in rows:
             p = players[row.seed]
@@ -95,6 +98,6 @@ def results_report(state: EventState, divisions: Sequence[DivisionState]) -> lis
                 + ", ".join(f"{div.name(r.seed)} {r.unrated}" for r in unrated)
             )
         not_round_robin = any(stage.system != "round-robin" for stage in div.spec.plan)
-        if through and not_round_robin:
-            out += ["  the draw (not a round robin, NZASP 11.4):", *_draw(div, through)]
+        if upto and not_round_robin:
+            out += ["  the draw (not a round robin, NZASP 11.4):", *_draw(div, upto)]
     return out

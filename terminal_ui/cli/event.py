@@ -269,10 +269,9 @@ def _game_line(div: DivisionState, res: Result) -> str:
     from engine.tournament.scores import score_text
 
     where = f" ({res.game})" if res.game else ""
-    scores = score_text(*res.scores)
-    ruling = f": {div.ruling(res)}" if div.ruling(res) else ""
-    line = f"round {res.round}: {div.name(res.first)} {scores} {div.name(res.second)}"
-    return line + ruling + where
+    ruling = div.ruling(res)
+    scores = score_text(*res.scores) + (f" ({ruling})" if ruling else "")
+    return f"round {res.round}: {div.name(res.first)} {scores} {div.name(res.second)}{where}"
 
 
 def _verify(args: argparse.Namespace) -> int:
@@ -564,7 +563,7 @@ def _standings(args: argparse.Namespace) -> int:
             divisions = _divisions(ledger.state, args.division)
             _played_through(divisions, args.round)
             if args.report:
-                print("\n".join(results_report(ledger.state, divisions)))
+                print("\n".join(results_report(ledger.state, divisions, args.round)))
                 return 0
             for div in divisions:
                 through = args.round or played_through(div)

@@ -83,6 +83,8 @@ def test_standings_and_the_results_report_from_the_command_line(tmp_path: Path) 
     assert lines[5].split() == ["2", "Cid", "Cole", "1", "+50", "0.0"]
     assert "  unrated (byes and forfeits, NZASP 9.3, 10.4): Cid Cole 1" in lines
     assert "  round 1: Cid Cole bye; Ann Able 400 to 350 Ben Baker" in lines
+    before_play = rackclock("event", "standings", log, "--report", "--round", "1").stdout
+    assert "grade A after round 1" in before_play
     speed = rackclock("event", "standings", log, "--report", "--division", "Speed").stdout
     assert speed.splitlines()[3].split() == ["place", "name", "club", "MP", "average"]
     assert speed.splitlines()[4].split() == ["1=", "Dee", "Dunn", "1", "300.0"]
