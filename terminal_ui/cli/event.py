@@ -269,9 +269,10 @@ def _game_line(div: DivisionState, res: Result) -> str:
     from engine.tournament.scores import score_text
 
     where = f" ({res.game})" if res.game else ""
-    ruling = div.ruling(res)
-    scores = score_text(*res.scores) + (f" ({ruling})" if ruling else "")
-    return f"round {res.round}: {div.name(res.first)} {scores} {div.name(res.second)}{where}"
+    scores = score_text(*res.scores)
+    ruling = f": {div.ruling(res)}" if div.ruling(res) else ""
+    line = f"round {res.round}: {div.name(res.first)} {scores} {div.name(res.second)}"
+    return line + ruling + where
 
 
 def _verify(args: argparse.Namespace) -> int:
