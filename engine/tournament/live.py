@@ -9,7 +9,7 @@ from engine.tournament.records import Result
 from engine.tournament.standings import Standing
 from engine.tournament.state import DivisionState
 
-__all__ = ["live_standings", "standings_now"]
+__all__ = ["live_standings", "standings_label", "standings_now"]
 
 
 def live_standings(
@@ -48,3 +48,26 @@ def standings_now(
         if got is not None:
             scores[(a, b)] = got
     return rnd, live_standings(div, rnd, scores), True
+
+
+def standings_label(div: DivisionState, through: int, *, live: bool = False) -> str:
+    """What standings through round ``through`` are, in one phrase the CLI, the
+    director's console and the venue page share: ``after round 3`` once every game
+    of rounds 1-3 has its result; while a round still lacks some, ``after round 2,
+    round 3 in play`` and how it is counted (``live``: its games at the scores they
+    have now; else the results in so far)."""
+    complete = 0
+    for rnd in range(1, through + 1):
+        if rnd in div.pairings and div.missing(rnd):
+            break
+        complete = rnd
+    if complete == through:
+        return f"after round {through}"
+    before = f"after round {complete}," if complete else "with"
+    rounds = f"round {through}" if complete == through - 1 else f"rounds {complete + 1}-{through}"
+    label = f"{before} {rounds} in play"
+    if live:
+        return f"{label} (the games in play as they stand)"
+    games = len(div.pairings[through].pairs) if through in div.pairings else 0
+    have = len(div.round_results(through))
+    return f"{label} ({have} of {games} results in)"

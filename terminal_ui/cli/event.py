@@ -558,6 +558,7 @@ def _played_through(divs: list[DivisionState], rnd: int | None) -> None:
 
 def _standings(args: argparse.Namespace) -> int:
     def run() -> int:
+        from engine.tournament.live import standings_label
         from engine.tournament.report import played_through, results_report, standings_lines
 
         with _open(args) as ledger:
@@ -568,7 +569,7 @@ def _standings(args: argparse.Namespace) -> int:
                 return 0
             for div in divisions:
                 through = args.round or played_through(div)
-                print(f"division {div.spec.name} after round {through}:")
+                print(f"division {div.spec.name} {standings_label(div, through)}:")
                 print("\n".join(standings_lines(div, div.standings(through))))
         return 0
 

@@ -254,6 +254,7 @@ class DirectorApp(App[int]):
         desk = self.desk
         if desk is None:
             return
+        desk.refresh()  # what the shell or another console recorded meanwhile
         if self.config.broker is None:
             for table in self.tables.values():
                 if table.has_log and table.path is not None:

@@ -16,8 +16,9 @@ from clock.event.ledger import EventLedger
 from engine.clocktext import clock_text
 from engine.errors import EngineError
 from engine.events import Event
+from engine.tournament.assignment import round_assignments
 from engine.tournament.intake import results_from_log
-from engine.tournament.live import standings_now
+from engine.tournament.live import standings_label, standings_now
 from engine.tournament.report import standings_lines
 from engine.tournament.scores import score_text
 from engine.tournament.state import DivisionState, EventState
@@ -57,6 +58,17 @@ class EventDesk:
         """Close the event's log."""
         self.ledger.close()
 
+    def refresh(self) -> bool:
+        """Take what others (``rackclock event`` in a shell) appended to the log since;
+        whether there was anything. The console calls it on its one-second refresh,
+        so a pairing, a correction or a withdrawal made elsewhere shows within it."""
+        try:
+            return self.ledger.refresh()
+        except EngineError as exc:
+            self.news.append(f"the event's log: {exc}")
+            del self.news[:-20]
+            return False
+
     def take(
         self,
         name: str,
@@ -72,6 +84,7 @@ class EventDesk:
         if self._taken.get(name) == key:
             return
         self._taken[name] = key
+        self.refresh()  # the game is judged against the event as it stands now
         got = results_from_log(self.state, name, events, table=table)
         for res in got.results:
             try:
@@ -107,22 +120,26 @@ class EventDesk:
         live = {frozenset(r.players): r for r in rows}
         out = [self.state.spec.name or "the event"]
         for div in self.state.divisions.values():
-            out += ["", *_division(div, live)]
+            out += ["", *_division(self.state, div, live)]
         if self.news:
             out += ["", "Taken from the tables:", *(f"  {n}" for n in self.news[-8:])]
         return "\n".join(out)
 
 
-def _division(div: DivisionState, live: dict[frozenset[str], Row]) -> list[str]:
+def _division(event: EventState, div: DivisionState, live: dict[frozenset[str], Row]) -> list[str]:
     if not div.pairings:
         return [f"Division {div.spec.name}: no round paired yet"]
     rnd = max(div.pairings)
     paired = div.pairings[rnd]
     out = [f"Division {div.spec.name}, round {rnd} of {div.spec.rounds} ({paired.system})"]
+    # the tables as the broker and event pair number them
+    tables = {
+        a.seeds: a.table_name for a in round_assignments(event, rnd) if a.division == div.spec.name
+    }
     scores: dict[tuple[int, int], tuple[int, int]] = {}
-    for n, (a, b) in enumerate(paired.pairs, start=1):
+    for a, b in paired.pairs:
         if not b:
-            out.append(f"  bye    {div.name(a)}")
+            out.append(f"  bye   {div.name(a)}")
             continue
         res = div.result(rnd, (a, b))
         row = live.get(frozenset((div.name(a), div.name(b))))
@@ -135,13 +152,9 @@ def _division(div: DivisionState, live: dict[frozenset[str], Row]) -> list[str]:
             state = f"{sa} - {sb}  {row.phase_text}, clocks {clocks}"
         else:
             state = "not started"
-        out.append(f"  {n:>3}  {div.name(a)} (first) v {div.name(b)}: {state}")
+        out.append(f"  {tables[(a, b)]:>4}  {div.name(a)} (first) v {div.name(b)}: {state}")
     _, table, provisional = standings_now(
         div, lambda first, second: scores.get((div.seed_of(first), div.seed_of(second)))
     )
-    title = (
-        f"Standings after round {rnd - 1}, with the games in play as they stand"
-        if provisional
-        else f"Standings after round {rnd}"
-    )
+    title = f"Standings {standings_label(div, rnd, live=provisional)}"
     return [*out, "", title, *standings_lines(div, table)]

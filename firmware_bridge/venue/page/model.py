@@ -12,7 +12,7 @@ import json
 import time
 from typing import Any
 
-from engine.tournament.live import standings_now
+from engine.tournament.live import standings_label, standings_now
 from engine.tournament.state import EventState
 from firmware_bridge.venue.topics import TableTopics, TopicError, parse_topic
 
@@ -117,6 +117,8 @@ class VenueModel:
                     "division": div.spec.name,
                     "round": rnd,
                     "provisional": provisional,
+                    # the same words as the console's and event standings' (one function)
+                    "label": standings_label(div, rnd, live=provisional),
                     "rows": [
                         {
                             "rank": r.rank,

@@ -13,7 +13,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import os
 from collections.abc import Awaitable, Callable, MutableMapping
 from importlib import resources
 from pathlib import Path
@@ -22,7 +21,7 @@ from typing import Any
 import aiomqtt
 import uvicorn
 
-from clock.event.ledger import read_event
+from clock.event.ledger import EventLedger
 from clock.log.eventlog import LogError
 from engine.errors import EngineError
 from firmware_bridge.venue.mqtt_session import BrokerSettings, MqttSession
@@ -159,8 +158,8 @@ class VenuePage:
         self.model = VenueModel(venue)
         self.event_path = event
         """The event's log (the director's), followed for the standings."""
-        self._event_sig: tuple[int, int] | None = None
-        """What the page shows."""
+        self._ledger: EventLedger | None = None
+        """The event's log, open read-only while the page runs (None until it opens)."""
         self.session = MqttSession(
             broker,
             identifier=client_id("viewer", venue, "page"),
@@ -196,8 +195,12 @@ class VenuePage:
             await self.server.serve()
         finally:
             follower.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await follower
             self.server.should_exit = True
             await self.session.close()
+            if self._ledger is not None:
+                self._ledger.close()
 
     async def _follow(self) -> None:
         """Once a second: reread the event's log if it changed, push the standings if
@@ -210,18 +213,21 @@ class VenuePage:
             await asyncio.sleep(1.0)
 
     async def _reread(self) -> None:
+        """Take what the director's tools appended to the event's log: its connection
+        stays open read-only, and SQLite's ``data_version`` says whether anyone
+        committed (the WAL's commits leave the main file's mtime alone)."""
         assert self.event_path is not None
         try:
-            st = await asyncio.to_thread(os.stat, self.event_path)
-        except OSError:
-            return
-        sig = (st.st_mtime_ns, st.st_size)
-        if sig == self._event_sig:
-            return
-        try:
-            self.model.event = await asyncio.to_thread(read_event, self.event_path)
+            if self._ledger is None:
+                self._ledger = await asyncio.to_thread(
+                    EventLedger.open, self.event_path, readonly=True
+                )
+            # in the loop's thread, not a worker's: the model reads this state; a
+            # refresh is one PRAGMA, or the few records appended since
+            elif not self._ledger.refresh():
+                return
         except (LogError, EngineError) as exc:
             log.warning("venue page: cannot read the event %s: %s", self.event_path, exc)
             return
-        self._event_sig = sig
+        self.model.event = self._ledger.state
         self.model.standings_due = True

@@ -67,9 +67,7 @@ function standings(divisions) {
   const box = document.getElementById("standings");
   let html = "";
   for (const d of divisions || []) {
-    const when = d.provisional
-      ? `after round ${d.round - 1}, games in play as they stand`
-      : `after round ${d.round}`;
+    const when = d.label;  // worded by the server, as the console and the CLI word it
     html += `<table data-division="${esc(d.division)}"><caption>Division ${esc(d.division)}, ` +
       `${esc(when)}</caption><tr><th>#</th><th>W-L</th><th>spread</th><th></th></tr>`;
     for (const r of d.rows) {
