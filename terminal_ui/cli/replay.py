@@ -12,6 +12,7 @@ from clock.log.files import load_log
 from engine.clocktext import clock_text
 from engine.events import GameStarted
 from engine.rules.replay import replay, report
+from engine.tournament.scores import score_text
 
 __all__ = ["register"]
 
@@ -72,8 +73,7 @@ def _human(rep: dict[str, Any]) -> str:
     if res:
         who = "tie" if res["winner"] is None else f"{players[res['winner']]} wins"
         out.append(
-            f"result:  {who} {res['scores'][0]}-{res['scores'][1]}, spread {res['spread']} "
-            f"({res['reason']})"
+            f"result:  {who} {score_text(*res['scores'])}, spread {res['spread']} ({res['reason']})"
         )
     return "\n".join(out)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from textual.markup import escape
 
 from engine.rules.state import GameState, Phase, Ruling, Turn
+from engine.tournament.scores import score_text
 from terminal_ui.scorekeeper.turn_book import TurnBook, TurnRef
 from terminal_ui.table.commands import next_step
 
@@ -85,7 +86,7 @@ def result_lines(state: GameState) -> list[str]:
     names = state.players
     who = "a tie" if res.winner is None else f"{escape(names[res.winner])} wins"
     lines = [
-        f"[b]{escape(names[0])} {res.scores[0]} - {res.scores[1]} {escape(names[1])}[/b]: "
+        f"[b]{escape(names[0])} {score_text(*res.scores)} {escape(names[1])}[/b]: "
         f"{who} ({escape(res.reason)})",
         f"time penalties -{res.penalties[0]} / -{res.penalties[1]}; "
         f"racks {res.rack_adjustments[0]:+d} / {res.rack_adjustments[1]:+d}",
@@ -117,7 +118,7 @@ def phase_line(st: GameState) -> str:
     elif st.phase is Phase.OVER and st.result is not None:
         res = st.result
         who = "a tie" if res.winner is None else f"{st.players[res.winner]} wins"
-        phase += f": {st.players[0]} {res.scores[0]} - {res.scores[1]} {st.players[1]}, {who}"
+        phase += f": {st.players[0]} {score_text(*res.scores)} {st.players[1]}, {who}"
     elif st.phase is Phase.PLAYING and st.variant is not None and st.locked[st.turn]:
         # TOR-8: said in full where the scorekeeper looks, not only as a status word
         name = st.players[st.turn]

@@ -16,6 +16,7 @@ from textual.widgets import Label, SelectionList, Static
 
 from engine.play.lexicon import Verdict, WordList
 from engine.rules.state import GameState
+from engine.tournament.scores import score_text
 
 __all__ = ["AdjudicationScreen", "ChallengeScreen", "QuitScreen", "StartScreen", "SummaryScreen"]
 
@@ -103,6 +104,8 @@ class SummaryScreen(ModalScreen[None]):
         self.state = state
         self.sign = sign
         """Records a player's signature (the app submits it to the table)."""
+        self.next_game = "ctrl+N: the next game, the same players in swapped seats"
+        """What ctrl+N starts (the next round's game, once one is assigned here)."""
 
     def compose(self) -> ComposeResult:
         st = self.state
@@ -112,7 +115,7 @@ class SummaryScreen(ModalScreen[None]):
             if res is not None:
                 who = "a tie" if res.winner is None else f"{escape(st.players[res.winner])} wins"
                 yield Label(
-                    f"{escape(st.players[0])} {res.scores[0]} - {res.scores[1]} "
+                    f"{escape(st.players[0])} {score_text(*res.scores)} "
                     f"{escape(st.players[1])}: {who}, spread {res.spread} ({res.reason})"
                 )
                 yield Label(
@@ -121,7 +124,7 @@ class SummaryScreen(ModalScreen[None]):
                 )
             yield Label("Each player confirms with their clock key ([ left, ] right).")
             yield Static(self._signed_text(st), id="signed")
-            yield Label("ctrl+N: the next game, the same players in swapped seats")
+            yield Label(self.next_game, id="next")
 
     @staticmethod
     def _signed_text(st: GameState) -> str:
@@ -132,6 +135,12 @@ class SummaryScreen(ModalScreen[None]):
 
     def action_sign(self, player: int) -> None:
         self.sign(player)
+
+    def show_next(self, text: str) -> None:
+        """Say what ctrl+N starts now."""
+        self.next_game = text
+        for label in self.query("#next").results(Label):
+            label.update(text)
 
     def refresh_state(self, st: GameState) -> None:
         """Show who has signed (before the screen is composed, compose shows it)."""

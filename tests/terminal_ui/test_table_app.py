@@ -364,7 +364,7 @@ async def test_scoreless_end_racks_summary_and_both_sign(tmp_path: Path) -> None
         await command(pilot, "racks aeeiouu qzxjkae", lambda: game(app).phase is Phase.OVER)
         await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
         shown = screen_text(app)
-        assert "Ann -7 - -43 Ben: Ann wins, spread 36 (scoreless)" in shown
+        assert "Ann -7 to -43 Ben: Ann wins, spread 36 (scoreless)" in shown
         assert "racks -7 / -43" in shown
         assert "Ann: not yet   Ben: not yet" in shown
         await pilot.press("[")

@@ -25,6 +25,7 @@ from engine.rules.procedures.common import (
     variant_of,
 )
 from engine.rules.state import EndReason, GameState, Phase, Result, Ruling, Turn
+from engine.tournament.scores import score_text
 
 __all__ = ["HANDLERS", "end_game", "finish", "scoreless_check", "went_out"]
 
@@ -317,7 +318,7 @@ def _declared(state: GameState, ev: ResultDeclared, t: int) -> GameState:
         abs(scores[0] - scores[1]),
         "director_rule",
         f"the director, {ev.by}, ends the game with the scores {stated}: "
-        f"{state.players[0]} {scores[0]} - {scores[1]} {state.players[1]}"
+        f"{state.players[0]} {score_text(*scores)} {state.players[1]}"
         + (f" ({ev.reason})" if ev.reason else ""),
         scores,
     )
