@@ -37,8 +37,28 @@ def _points(div: DivisionState, row: Standing) -> str:
     return f"{row.wins:g}"
 
 
-def standings_lines(div: DivisionState, rows: Sequence[Standing]) -> list[str]:
-    """The header and one line a player: place, points, spread (where recorded), name."""
+def _by_rule(div: DivisionState, seed: int, through: int | None) -> str:
+    """The games ``seed`` won or lost by rule, not over the board: `` (round 1: lost by
+    resignation)``; empty when none."""
+    marks = []
+    for rnd, results in sorted(div.results.items()):
+        for res in results.values():
+            if (through is not None and rnd > through) or seed not in (res.first, res.second):
+                continue
+            if res.kind == "absent":
+                marks.append(f"round {rnd}: both absent")
+            elif res.kind == "forfeit":
+                how = {"resigned": "resignation", "lateness": "lateness"}.get(res.cause, "forfeit")
+                marks.append(f"round {rnd}: {'won' if res.won(seed) else 'lost'} by {how}")
+    return f"  ({'; '.join(marks)})" if marks else ""
+
+
+def standings_lines(
+    div: DivisionState, rows: Sequence[Standing], through: int | None = None
+) -> list[str]:
+    """The header and one line a player: place, points, spread (where recorded), name,
+    and the games won or lost by forfeit or resignation (through round ``through``;
+    None: every round)."""
     variant = div.variant
     spread = variant.spread_recorded
     margin = "margin" if variant.event.points == "vp" else "spread"
@@ -47,7 +67,7 @@ def standings_lines(div: DivisionState, rows: Sequence[Standing]) -> list[str]:
     for row in rows:
         line = f"  {_place(row, rows):>4}  {_points(div, row):<9}"
         line += f" {row.spread:>+7}" if spread else ""
-        out.append(f"{line}  {div.name(row.seed)}")
+        out.append(f"{line}  {div.name(row.seed)}{_by_rule(div, row.seed, through)}")
     return out
 
 

@@ -570,7 +570,7 @@ def _standings(args: argparse.Namespace) -> int:
             for div in divisions:
                 through = args.round or played_through(div)
                 print(f"division {div.spec.name} {standings_label(div, through)}:")
-                print("\n".join(standings_lines(div, div.standings(through))))
+                print("\n".join(standings_lines(div, div.standings(through), through)))
         return 0
 
     return _guard(args, run)

@@ -85,6 +85,9 @@ def test_a_resignation_is_a_loss_at_the_table_and_in_every_file(tmp_path: Path) 
         ("0-1", "-50", "Ben"),
         ("0-1", "-50", "Dee"),
     ]
+    # the standings mark the games decided by rule
+    assert table.stdout.splitlines()[2].endswith("Ann Able  (round 1: won by resignation)")
+    assert table.stdout.splitlines()[5].endswith("Dee Dunn  (round 1: lost by resignation)")
     naspa = rackclock("event", "export", "naspa", log)
     assert naspa.returncode == 0, naspa.stderr
     assert naspa.stdout.splitlines() == [

@@ -16,6 +16,7 @@ from engine.tournament.intake import result_of_game
 from engine.tournament.naspa import event_naspa_lines
 from engine.tournament.pairing.draw import draw
 from engine.tournament.records import Created, Paired, Record, Result, Withdrew, decode_record
+from engine.tournament.report import standings_lines
 from engine.tournament.state import EventState, replay
 from engine.tournament.tsh import division_lines, parse_t, records_from_t
 
@@ -57,6 +58,21 @@ def test_a_forfeit_is_won_by_the_record_whatever_the_scores() -> None:
     res = div.results[1][(1, 2)]
     assert (res.winner, res.loser, res.won(2), res.margin(2)) == (1, 2, 0.0, -50)
     assert div.ruling(res) == "Ben Baker forfeits: Ann Able wins, spread 50"
+    lines = standings_lines(div, div.standings(1), 1)
+    assert lines[1].split() == [
+        "1",
+        "1-0",
+        "+50",
+        "Ann",
+        "Able",
+        "(round",
+        "1:",
+        "won",
+        "by",
+        "forfeit)",
+    ]
+    assert lines[4].endswith("Ben Baker  (round 1: lost by forfeit)")
+    assert not any("forfeit" in line for line in standings_lines(div, div.standings(0), 0))
 
 
 def test_a_resignation_at_0_0_is_a_loss_and_one_when_ahead_too() -> None:
