@@ -8,6 +8,8 @@ copies; the broker test runs the shipped ACL on a real mosquitto.
 
 from __future__ import annotations
 
+import asyncio
+import io
 import os
 import sqlite3
 from pathlib import Path
@@ -20,14 +22,14 @@ from clock.log.eventlog import export_jsonl
 from clock.table.service import TableService
 from clock.timeline import FakeTimeline
 from engine.tournament.records import Result
-from firmware_bridge.venue.archive import foreign_game
+from firmware_bridge.venue.archive import Archive, foreign_game
 from firmware_bridge.venue.mqtt_session import parse_url
 from firmware_bridge.venue.publisher import TablePublisher
 from terminal_ui.cli import main
 from terminal_ui.director.app import DirectorApp
 from terminal_ui.director.config import DirectorConfig
 from terminal_ui.director.event import EventDesk
-from tests.helpers import BrokerFactory
+from tests.helpers import BrokerFactory, wait_for
 from tests.terminal_ui.test_event import EVENT, game, new_event, table_log
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy" / "mosquitto"
@@ -299,3 +301,26 @@ async def test_t1s_login_cannot_deliver_t2s_game(
             assert not app.desk.state.division("A").results
     with EventLedger.open(log) as ledger:
         assert not ledger.state.division("A").results
+
+
+async def test_the_hub_keeps_no_copy_of_another_tables_game(
+    tmp_path: Path, mosquitto_factory: BrokerFactory
+) -> None:
+    broker = mosquitto_factory()
+    t1 = parse_url(broker.url("/club/t1"))
+    out = io.StringIO()
+    svc = TableService(tmp_path / "t1.sqlite", timeline=FakeTimeline(1_000_000), heartbeat_ms=0)
+    async with svc, TablePublisher(svc, t1, expiry_s=10, refresh_s=0.2):
+        for ev in game(("Cid Cole", "Dee Dunn"), RACKS, rnd=1, sign=True, table="t2"):
+            ack = await svc.submit(replace(ev, t=None), "test")
+            assert ack.accepted, ack.reason
+        archive = Archive(broker.url(), tmp_path / "archive", out=out, flush_s=0.05)
+        task = asyncio.create_task(archive.run())
+        try:
+            await wait_for(lambda: "not archived" in out.getvalue(), "the hub's refusal")
+        finally:
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+    assert "table club/t1: log not archived: game 1 names table 't2'" in out.getvalue()
+    assert not archive.paths("club", "t1")[1].exists()
+    assert archive.logs_archived == 0
