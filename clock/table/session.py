@@ -19,13 +19,19 @@ over. Otherwise the log's game goes on: a game in progress comes back
 neutralized with the time the table was down logged (the service's recovery),
 and a finished game is shown with its result (and its signatures, if they are
 still missing).
+
+**The next round's game.** A table given its games by the event's assignments
+(``--assignment mqtt://...``) goes on to the next round's game when a new
+assignment arrives for it, once its game is over and both players have signed
+(:func:`next_game_ready`): the players start it (the table terminal), or the
+operator does (``next`` to ``rackclock serve``); never in the middle of a game.
 """
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
@@ -36,6 +42,7 @@ from clock.table.service import Ack, TableService
 from clock.timeline import MonotonicTimeline, Timeline
 from engine import GameState, Phase
 from engine.events import GameStarted
+from engine.tournament.assignment import Assignment
 
 __all__ = [
     "DeviceOpener",
@@ -43,7 +50,10 @@ __all__ = [
     "SessionError",
     "TableSession",
     "TableSpec",
+    "assigned",
     "mqtt_url",
+    "next_game_ready",
+    "same_game",
     "starts_a_game",
 ]
 
@@ -110,6 +120,38 @@ class TableSpec:
     """The event's division."""
     table: str | None = None
     """The table's name in the event (``t3``)."""
+
+
+def next_game_ready(state: GameState) -> bool:
+    """Whether the table may go on to its next assigned game: the game is over and
+    both players have signed its result."""
+    return state.phase is Phase.OVER and all(state.signed)
+
+
+def assigned(spec: TableSpec, game: Assignment) -> TableSpec:
+    """``spec`` for the game an assignment gives the table (started after the log's
+    finished one); the assignment names the starter first."""
+    return replace(
+        spec,
+        variant=game.variant,
+        players=game.players,
+        first=0,
+        round=game.round,
+        division=game.division,
+        table=game.table_name,
+        new_game=True,
+    )
+
+
+def same_game(spec: TableSpec, game: Assignment) -> bool:
+    """Whether the assignment is the game ``spec`` already is (a broker's retained copy
+    arriving again, or the one the table started with)."""
+    return (spec.round, spec.division, spec.table, spec.players) == (
+        game.round,
+        game.division,
+        game.table_name,
+        game.players,
+    )
 
 
 def starts_a_game(state: GameState, *, new_game: bool) -> bool:

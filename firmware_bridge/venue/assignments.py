@@ -5,15 +5,24 @@ when it starts (docs/mqtt.md)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Sequence
+import logging
+from collections.abc import Callable, Iterable, Sequence
 
 import aiomqtt
 
 from engine.tournament.assignment import Assignment, decode_assignment, encode_assignment
+from engine.tournament.errors import EventFileError
 from firmware_bridge.venue.mqtt_session import BrokerSettings, MqttSession
 from firmware_bridge.venue.topics import PREFIX, TableTopics, client_id, parse_topic
 
-__all__ = ["fetch_assignment", "publish_assignments", "retained_assignments"]
+__all__ = [
+    "fetch_assignment",
+    "follow_assignment",
+    "publish_assignments",
+    "retained_assignments",
+]
+
+log = logging.getLogger(__name__)
 
 _QUIET_S = 0.3
 """After the wildcard subscription is acknowledged, the retained assignments are taken
@@ -109,6 +118,37 @@ async def retained_assignments(
     finally:
         await session.close()
     return held
+
+
+async def follow_assignment(
+    broker: BrokerSettings, table: TableTopics, on_assignment: Callable[[Assignment], None]
+) -> None:
+    """Hand ``on_assignment`` the table's assignment now and each new one the director
+    publishes (a cleared one, and what is not an assignment, are passed over), until
+    cancelled: a running table learns its next round's game this way."""
+
+    def on_message(msg: aiomqtt.Message) -> None:
+        if not isinstance(msg.payload, bytes | bytearray) or not msg.payload:
+            return
+        try:
+            got = decode_assignment(bytes(msg.payload), table.assignment)
+        except EventFileError as exc:
+            log.warning("%s", exc)
+            return
+        on_assignment(got)
+
+    session = MqttSession(
+        broker,
+        identifier=client_id("viewer", table.venue, table.table) + "-follow",
+        subscriptions=[table.assignment],
+        on_message=on_message,
+        session_expiry_s=0,
+    )
+    session.start()
+    try:
+        await asyncio.Future()
+    finally:
+        await session.close()
 
 
 async def _quiet(arrived: asyncio.Event) -> None:

@@ -72,6 +72,7 @@ def run(args: argparse.Namespace) -> int:
         mode=args.mode,
         clock=args.clock,
         new_game=args.new_game,
+        assignment=args.assignment,
         words=words,
         high_contrast=args.high_contrast,
         clock_keys=keys,

@@ -10,11 +10,12 @@ paired in the log).
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 
 from engine.tournament.assignment import Assignment
 
-__all__ = ["AssignmentError", "load_assignment"]
+__all__ = ["AssignmentError", "follow_assignments", "load_assignment"]
 
 
 class AssignmentError(ValueError):
@@ -36,6 +37,21 @@ def load_assignment(source: str, *, timeout_s: float = 10) -> Assignment:
         return _from_log(source)
     except (LogError, EngineError, OSError) as exc:
         raise AssignmentError(f"--assignment {source}: {exc}") from exc
+
+
+async def follow_assignments(source: str, on_assignment: Callable[[Assignment], None]) -> None:
+    """Hand ``on_assignment`` each assignment SOURCE gives the table, now and as the
+    director publishes new rounds, until cancelled. Only a broker's source is
+    followed; with an event log's (``EVENTLOG@t3``) this returns at once: such a
+    table is started again for its next game."""
+    if not source.startswith(("mqtt://", "mqtts://")):
+        return
+    from firmware_bridge.venue.assignments import follow_assignment
+    from firmware_bridge.venue.mqtt_session import parse_url
+
+    broker = parse_url(source)
+    if broker.table is not None:
+        await follow_assignment(broker, broker.table, on_assignment)
 
 
 def _from_broker(url: str, timeout_s: float) -> Assignment:

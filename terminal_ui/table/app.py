@@ -34,13 +34,23 @@ from textual.widgets import Footer, Header, Input, Static
 from clock.device.emulated import EmulatedClock
 from clock.files import load_variant
 from clock.table.service import Ack, Status, TableService, Update
-from clock.table.session import SessionError, TableSession, TableSpec, starts_a_game
+from clock.table.session import (
+    SessionError,
+    TableSession,
+    TableSpec,
+    assigned,
+    next_game_ready,
+    same_game,
+    starts_a_game,
+)
 from engine.clocktext import clock_text
 from engine.errors import EngineError
 from engine.events import Adjudicated, Challenged, Event, Signed
 from engine.rules.procedures.common import penalty
 from engine.rules.state import GameState, Phase
+from engine.tournament.assignment import Assignment
 from firmware_bridge.host.devices import open_table
+from terminal_ui.shared.assignment import follow_assignments
 from terminal_ui.shared.command_input import CommandInput
 from terminal_ui.shared.help import HelpScreen, help_text
 from terminal_ui.shared.keys import CLOCK_KEYS, bindings, key_label
@@ -88,6 +98,9 @@ class TableApp(App[int]):
         self.last_ack: Ack | None = None
         self._summary: SummaryScreen | None = None
         self._start: StartScreen | None = None
+        self._offered: Assignment | None = None
+        """The next round's game assigned to this table, not started yet."""
+        self._offer_shown: Assignment | None = None
         self._adjudicating = False
         self._keep_refusal = False
         """A refusal is on the feedback line: it stays until the next keystroke."""
@@ -156,6 +169,8 @@ class TableApp(App[int]):
         self.session = session
         self.service, self.emulated = session.service, session.emulated
         await session.open()
+        if cfg.assignment is not None:
+            self.run_worker(follow_assignments(cfg.assignment, self.assigned), group="assignment")
         try:
             if starts_a_game(self.service.state, new_game=cfg.new_game):
                 self.show_start(spec)
@@ -286,6 +301,31 @@ class TableApp(App[int]):
                 self._summary.refresh_state(st)
         elif self._summary is not None and all(st.signed):
             self._summary.refresh_state(st)
+        self._offer()
+
+    # --- the next round's game ----------------------------------------------------------------
+    def assigned(self, game: Assignment) -> None:
+        """An assignment for this table arrived (``--assignment mqtt://...``): a game
+        other than the one it plays is offered once this one is over and signed."""
+        if self.session is None or same_game(self.session.spec, game):
+            return
+        self._offered = game
+        self._offer()
+
+    def _offer(self) -> None:
+        game = self._offered
+        if game is None or game is self._offer_shown or self._start is not None:
+            return
+        if not next_game_ready(self.state):
+            return
+        self._offer_shown = game
+        where = f"round {game.round}" + (f", division {game.division}" if game.division else "")
+        text = (
+            f"ctrl+N: the next game here, {where}: {game.players[0]} (starts) v {game.players[1]}"
+        )
+        self.query_one("#feedback", Static).update(escape(text))
+        if self._summary is not None and self._summary.is_attached:
+            self._summary.show_next(escape(text))
 
     def _verdict(self, ok: bool | None) -> None:
         self._adjudicating = False
@@ -339,11 +379,17 @@ class TableApp(App[int]):
         if self.state.phase is not Phase.OVER or self.session is None or self._start is not None:
             return
         old = self.session.spec
-        players = (old.players[1], old.players[0])
-        # the player who went second starts: in the swapped seats, the same index
-        spec = replace(old, players=players, new_game=True)
+        if self._offered is not None and next_game_ready(self.state):
+            # the next round's game the director assigned to this table
+            spec = assigned(old, self._offered)
+            self._offered = None
+        else:
+            players = (old.players[1], old.players[0])
+            # the player who went second starts: in the swapped seats, the same index
+            spec = replace(old, players=players, new_game=True)
         self.session.spec = spec
-        self.config.players = players
+        self.config.players = spec.players
+        self.query_one("#feedback", Static).update("")
         if self._summary is not None and self._summary.is_attached:
             self._summary.dismiss()
         self._summary = None

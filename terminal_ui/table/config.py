@@ -38,6 +38,9 @@ class TableConfig:
     director and the hub see it)."""
     new_game: bool = False
     """Start a new game after the log's finished one (see :mod:`clock.table.session`)."""
+    assignment: str | None = None
+    """``--assignment``'s source: on a broker, the table follows it and offers the next
+    round's game once its game is over and signed."""
     words: WordList | None = None
     """A word list for self-adjudication; None means an adjudicator rules."""
     high_contrast: bool = False
