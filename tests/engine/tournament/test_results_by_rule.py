@@ -8,7 +8,15 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from engine.events import ClockPressed, Event, GameStarted, Passed, Resigned, TilesPlaced
+from engine.events import (
+    ClockPressed,
+    Event,
+    Forfeited,
+    GameStarted,
+    Passed,
+    Resigned,
+    TilesPlaced,
+)
 from engine.exports.results import game_result
 from engine.rules.replay import replay as replay_game
 from engine.tournament.errors import ResultError, TournamentError
@@ -113,6 +121,25 @@ def test_a_resignation_at_0_0_is_a_loss_and_one_when_ahead_too() -> None:
     rows = {r.seed: (r.wins, r.spread) for r in div.standings(1)}
     assert rows == {1: (1, 50), 2: (0, -50), 3: (1, 50), 4: (0, -50)}
     assert div.ruling(leading) == "Ben Baker resigned: Ann Able wins, spread 50"
+
+
+def test_neither_player_came_is_a_loss_for_both() -> None:
+    state = koth()
+    div = state.division("A")
+    events: list[Event] = [
+        GameStarted(t=0, variant="naspa", players=("Cid Cole", "Dee Dunn"), round=1),
+        Forfeited(t=1_000, player=0, both=True),
+    ]
+    game, refused = replay_game(list(enumerate(events, start=1)))
+    assert not refused, refused
+    res = result_of_game(div, game_result(game), "log")
+    assert (res.kind, res.winner, res.scores, res.cause) == ("absent", None, (0, 0), "absent")
+    state.apply(res)
+    state.apply(Result("A", 1, 1, 2, (400, 300)))
+    rows = {r.seed: (r.wins, r.losses, r.spread) for r in div.standings(1)}
+    assert rows[3] == rows[4] == (0, 1, 0)
+    assert div.ruling(res) == "neither player came: both lose"
+    assert event_naspa_lines(state)[2:] == ["3 COLE CID/0: B", "4 DUNN DEE/0: B"]
 
 
 def test_a_forfeit_logged_before_results_named_the_winner_reads_as_then() -> None:
