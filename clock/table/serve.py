@@ -6,6 +6,9 @@ as one JSON line on standard output after its commit:
 - ``press 0`` / ``press 1`` / ``pause``: the emulated clock's buttons;
 - a JSON event (docs/events.md) without ``t``: submitted as is (stamped on arrival);
 - ``state``: print the replay report of the current state;
+- ``next``: start the next round's game assigned to the table (``--assignment
+  mqtt://...``: each new assignment is printed as ``{"assignment": ..., "ready"}``
+  when it arrives), once the game is over and both players have signed;
 - ``quit`` or end of input: stop cleanly.
 
 Output lines: ``{"seq", "type", "t"}`` for each committed event,
@@ -17,20 +20,27 @@ is not a command.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import sys
 import threading
-from collections.abc import Callable
-from typing import TextIO
+from collections.abc import Callable, Coroutine
+from typing import Any, TextIO
 
 import msgspec
 
 from clock.table.service import Update
-from clock.table.session import TableSession
+from clock.table.session import TableSession, assigned, next_game_ready, same_game
 from engine import report
 from engine.events import decode_event
+from engine.tournament.assignment import Assignment
 
-__all__ = ["serve"]
+__all__ = ["Follow", "serve"]
+
+Follow = Callable[[Callable[[Assignment], None]], Coroutine[Any, Any, None]]
+"""Hands each assignment the table is given to its callback, until cancelled (the
+broker's side is wired in by the command:
+:func:`terminal_ui.shared.assignment.follow_assignments`)."""
 
 
 def _emit(out: TextIO, doc: dict[str, object]) -> None:
@@ -82,12 +92,36 @@ async def _lines(stream: TextIO) -> asyncio.Queue[str | None]:
     return queue
 
 
+def _game(game: Assignment) -> dict[str, object]:
+    return {
+        "round": game.round,
+        "division": game.division,
+        "table": game.table_name,
+        "players": list(game.players),
+    }
+
+
 async def serve(
-    session: TableSession, *, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout
+    session: TableSession,
+    *,
+    stdin: TextIO = sys.stdin,
+    stdout: TextIO = sys.stdout,
+    follow: Follow | None = None,
 ) -> int:
     """Run the table until ``quit`` or end of input; returns the exit status."""
     service, emulated, timeline = session.service, session.emulated, session.timeline
     service.add_listener(_printer(stdout))
+    offered: list[Assignment] = []
+
+    def on_assignment(game: Assignment) -> None:
+        if same_game(session.spec, game):
+            return
+        offered[:] = [game]
+        _emit(stdout, {"assignment": _game(game), "ready": next_game_ready(service.state)})
+
+    following: asyncio.Task[None] | None = None
+    if follow is not None:
+        following = asyncio.create_task(follow(on_assignment))
     await session.open()
     try:
         for r in service.rejected_on_load:
@@ -115,6 +149,15 @@ async def serve(
             if text == "state":
                 _emit(stdout, {"state": report(service.state, timeline.now_ms())})
                 continue
+            if text == "next":
+                if not offered:
+                    _emit(stdout, {"error": "next: no new game is assigned to this table"})
+                elif not next_game_ready(service.state):
+                    _emit(stdout, {"error": "next: the game is not over and signed by both"})
+                else:
+                    session.spec = assigned(session.spec, offered.pop())
+                    await session.begin()
+                continue
             words = text.split()
             if words[0] in ("press", "pause") and emulated is not None:
                 if words[0] == "pause":
@@ -136,5 +179,9 @@ async def serve(
         # let presses already made on the device reach the log before stopping
         await asyncio.sleep(0)
     finally:
+        if following is not None:
+            following.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await following
         await session.stop()
     return 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import json
 import logging
 import sys
@@ -90,7 +91,12 @@ def run(args: argparse.Namespace) -> int:
         except SessionError as exc:
             sys.stdout.write(json.dumps({"error": str(exc)}) + "\n")
             return 2
-        return await serve(session)
+        follow = None
+        if args.assignment:  # the next round's game, once the director publishes it
+            from terminal_ui.shared.assignment import follow_assignments
+
+            follow = functools.partial(follow_assignments, args.assignment)
+        return await serve(session, follow=follow)
 
     try:
         return asyncio.run(main())

@@ -7,11 +7,16 @@ assignment of every table the round does not use. The commands run in-process.
 from __future__ import annotations
 
 import asyncio
+import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
+from clock.log.eventlog import EventLog
+from engine.events import GameStarted
 from engine.tournament.assignment import Assignment, decode_assignment
 from firmware_bridge.venue.assignments import publish_assignments, retained_assignments
 from firmware_bridge.venue.mqtt_session import parse_url
@@ -44,10 +49,11 @@ players = [
 ]
 """
 
+RACKCLOCK = str(Path(sys.executable).parent / "rackclock")
 TABLE = re.compile(r"table\s+(t\d+): (.+?) \(first\) v (.+?)(?:  |$)", re.MULTILINE)
 
 
-def run(capsys: pytest.CaptureFixture[str], *args: str | Path) -> str:
+def run(capsys: pytest.CaptureFixture[str], *args: str | int | Path) -> str:
     code = main([str(a) for a in args])
     out = capsys.readouterr()
     assert code == 0, out.err
@@ -103,3 +109,70 @@ def test_every_tool_numbers_the_tables_alike_and_publish_clears_the_rest(
     assert "nothing cut or rewritten" in run(
         capsys, "event", "verify", log, "--broker", mosquitto.url("/club")
     )
+
+
+def test_serve_starts_the_next_rounds_game_when_told(
+    tmp_path: Path, mosquitto: Broker, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "e.toml").write_text(EVENT, encoding="utf-8")
+    log = tmp_path / "e.sqlite"
+    run(capsys, "event", "new", tmp_path / "e.toml", "-o", log)
+    run(capsys, "event", "pair", log, "--division", "B")
+    run(capsys, "event", "publish", log, "--broker", mosquitto.url("/club"))  # B at t1, t2
+    game_log = tmp_path / "t1.sqlite"
+    proc = subprocess.Popen(
+        [RACKCLOCK, "serve", "--log", str(game_log), "--clock", "emulated",
+         "--assignment", mosquitto.url("/club/t1")],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert proc.stdin is not None
+    assert proc.stdout is not None
+
+    def say(line: str) -> None:
+        assert proc.stdin is not None
+        proc.stdin.write(line + "\n")
+        proc.stdin.flush()
+
+    def until(want: str) -> dict[str, object]:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            doc: dict[str, object] = json.loads(line)
+            if want in doc:
+                return doc
+        raise AssertionError(f"serve ended before {want!r}: {proc.stderr and proc.stderr.read()}")
+
+    try:
+        until("seq")  # round 1's game started
+        say(json.dumps({"type": "resigned", "player": 1}))
+        say(json.dumps({"type": "signed", "player": 0}))
+        say("next")
+        assert "no new game" in str(until("error"))
+        run(capsys, "event", "result", log, 1, "Fay Ford", 50, "Gus Gray", 0, "--division", "B")
+        run(capsys, "event", "result", log, 1, "Hal Hunt", 400, "Ivy Ivey", 30, "--division", "B")
+        run(capsys, "event", "pair", log, "--division", "B")
+        run(capsys, "event", "publish", log, "--broker", mosquitto.url("/club"))
+        offer = until("assignment")
+        assert offer == {
+            "assignment": {
+                "round": 2, "division": "B", "table": "t1", "players": ["Fay Ford", "Hal Hunt"],
+            },
+            "ready": False,  # one signature missing
+        }  # fmt: skip
+        say("next")
+        assert "not over and signed" in str(until("error"))
+        say(json.dumps({"type": "signed", "player": 1}))
+        say("next")
+        while (done := until("seq"))["type"] != "GameStarted":
+            assert done["type"] == "Signed"
+        assert done["seq"] == 5  # after round 1's start, resignation and two signatures
+        say("quit")
+        assert proc.wait(30) == 0
+    finally:
+        proc.kill()
+        proc.wait()
+    with EventLog.open(game_log, create=False) as glog:
+        starts = [ev for _, ev in glog.events() if isinstance(ev, GameStarted)]
+    assert [(g.round, g.players) for g in starts] == [
+        (1, ("Fay Ford", "Gus Gray")),
+        (2, ("Fay Ford", "Hal Hunt")),
+    ]
