@@ -510,6 +510,7 @@ def _results(args: argparse.Namespace) -> int:
         """Every file once; the number of files named on the command line that gave nothing."""
         from terminal_ui.cli.director import log_files
 
+        ledger.refresh()  # --watch beside the console: the event as it stands now
         failed = 0
         for given in args.games:
             if given.is_dir():
