@@ -210,3 +210,18 @@ def test_two_writer_processes_one_killed_lose_no_acknowledged_record(tmp_path: P
     order = "".join(p.name[0] for p in players[4:])  # the entries in the log's order
     assert order.startswith("xy" * 39)  # in turns, each after the other's records
     assert order.endswith("y" * 50)  # then alone, x killed
+
+
+def test_a_log_from_before_the_head_gets_one_from_its_writer(tmp_path: Path) -> None:
+    log = new_log(tmp_path)
+    conn = sqlite3.connect(log)  # make it as the earlier version did: no head
+    for name in ("records_extend_head", "head_follows", "head_no_delete"):
+        conn.execute(f"DROP TRIGGER {name}")
+    conn.execute("DROP TABLE head")
+    conn.commit()
+    conn.close()
+    with pytest.raises(LogError, match="has no head: a record cut from its end cannot be seen"):
+        verify_ledger(log)  # a reader does not change the file
+    with EventLedger.open(log) as ledger:  # the writer adds it
+        ledger.append(draw(ledger.state.division("A"), 1))
+    assert verify_ledger(log).count == 2
