@@ -96,7 +96,8 @@ class Intake:
     refused: list[str] = field(default_factory=list)
     """Games that cannot be taken, each with why on one line."""
     known: int = 0
-    """Games the event already has from this very game (the same digest): a no-op."""
+    """Games the event already has from this very game (the same digest), or as a
+    director corrected it: a no-op."""
 
 
 def results_from_log(
@@ -116,7 +117,9 @@ def results_from_log(
     topic on the broker): then only games naming that table are taken. A game
     already in the event with the same digest is counted in ``known``; one whose
     result differs from the event's is refused, not applied (a director corrects
-    results, with a reason).
+    results, with a reason), unless a director has corrected it already: their
+    correction stands (counted in ``known``, with a note), so taking the table's log
+    again (its next game, a folder scanned again) is not refused for it.
     """
     out = Intake([], [])
     for n, game in enumerate(split_games(events), start=1):
@@ -157,6 +160,12 @@ def results_from_log(
             old = have or pending[0]
             if old.game.split(" ")[-1] == ref.split(" ")[-1] or old.scores == res.scores:
                 out.known += 1
+            elif old.reason:  # a director's correction: it stands over the table's log
+                out.known += 1
+                out.notes.append(
+                    f"{where}: the log says {score_text(*res.scores)}, the event keeps the "
+                    f"director's correction {score_text(*old.scores)} ({old.reason})"
+                )
             else:
                 out.refused.append(
                     f"{where}: the event has {score_text(*old.scores)} for this game, "

@@ -122,9 +122,14 @@ async def browser(tmp_path: Path, url: str) -> AsyncIterator[Page]:
 
 
 @contextlib.asynccontextmanager
-async def venue_page(broker: Broker, event: Path | None = None) -> AsyncIterator[str]:
+async def venue_page(
+    broker: Broker, event: Path | None = None, *, url: str | None = None
+) -> AsyncIterator[str]:
+    """The page's server on a free port (``url``: the broker with a login); its address."""
     port = free_port()
-    page = VenuePage(parse_url(broker.url()), "club", host="127.0.0.1", port=port, event=event)
+    page = VenuePage(
+        parse_url(url or broker.url()), "club", host="127.0.0.1", port=port, event=event
+    )
     task = asyncio.create_task(page.run())
     try:
         deadline = time.monotonic() + 10

@@ -188,6 +188,32 @@ def test_the_same_signed_result_taken_twice_is_a_no_op(
         assert ledger.state.division("A").results[1][(1, 2)].scores == (25, -7)
 
 
+def test_a_result_the_director_corrected_stands_when_the_log_is_taken_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A log that differs from a result typed by hand is refused (the director must
+    decide); once the director corrects it with a reason, the correction stands and
+    taking the table's log again (its next game, the folder scanned again) is not
+    refused for it."""
+    log = new_event(tmp_path)
+    t1 = ann_v_ben(tmp_path / "t1.sqlite")  # 25 to -7 at the table
+    assert run(capsys, "event", "result", log, "1", "Ann Able", "400", "Ben Baker", "410")[0] == 0
+    typed = verify_ledger(log)
+    line = refused(*run(capsys, "event", "results", log, t1)[::2])
+    assert "the event has 400 to 410 for this game, the log says 25 to -7" in line
+    assert verify_ledger(log) == typed
+    fix = ("event", "result", log, "1", "Ann Able", "401", "Ben Baker", "410")
+    assert run(capsys, *fix, "--reason", "scoresheet recount")[0] == 0
+    corrected = verify_ledger(log)
+    code, out, err = run(capsys, "event", "results", log, t1)
+    assert (code, out) == (0, ""), err
+    assert err == (
+        f"{t1} game 1: the log says 25 to -7, the event keeps the director's correction "
+        "401 to 410 (scoresheet recount)\n"
+    )
+    assert verify_ledger(log) == corrected
+
+
 # --- bad input to the event layer -------------------------------------------------------------
 
 
