@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from engine.rules.procedures.common import penalty
 from engine.rules.state import GameState, Phase
+from engine.tournament.scores import result_text
 
 __all__ = ["beeps_due", "display_text", "next_display_change"]
 
@@ -26,10 +27,8 @@ def display_text(state: GameState, now_ms: int) -> str:
     names = state.players
     if state.phase is Phase.OVER and state.result is not None:
         res = state.result
-        a, b = res.scores
-        if res.winner is None:
-            return f"TIE {a}-{b}"
-        return f"{names[res.winner]} WINS {a}-{b}"
+        # The one wording, its headline only: who won, and by what scores or why.
+        return result_text(names, res.scores, res.winner, res.reason, res.spread, short=True)
     if state.phase is Phase.HOLD:
         return "HOLD"
     if state.phase is Phase.CHALLENGE:

@@ -47,6 +47,7 @@ from engine.gcg.check import EXCHANGE_PRAGMA, SETTLED_PRAGMA, UNKNOWN_RACK_PRAGM
 from engine.gcg.record import Event, EventKind, GameRecord, Player, Pragma
 from engine.play.notation import parse_move
 from engine.rules.state import GameState, Turn
+from engine.tournament.scores import result_text
 
 __all__ = [
     "RESULT_PRAGMA",
@@ -241,11 +242,8 @@ def to_gcg(state: GameState, *, title: str = "") -> GameRecord:
     res = state.result
     if res is not None and res.reason in _STATED and events:
         winner = "tie" if res.winner is None else nicks[res.winner]
-        said = (
-            f"result: {state.players[res.winner]} wins by {res.reason}, spread {res.spread}"
-            if res.winner is not None
-            else f"result: no winner ({res.reason})"
-        )
+        words = result_text(state.players, res.scores, res.winner, res.reason, res.spread)
+        said = f"result: {words}"
         stated = (
             Pragma("note", said),
             Pragma(

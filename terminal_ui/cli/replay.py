@@ -12,7 +12,7 @@ from clock.log.files import load_log
 from engine.clocktext import clock_text
 from engine.events import GameStarted
 from engine.rules.replay import replay, report
-from engine.tournament.scores import score_text
+from engine.tournament.scores import result_text
 
 __all__ = ["register"]
 
@@ -71,10 +71,10 @@ def _human(rep: dict[str, Any]) -> str:
             out.append(f"  line {r['line']}: {r['reason']} ({r['rule']})")
     res = rep["result"]
     if res:
-        who = "tie" if res["winner"] is None else f"{players[res['winner']]} wins"
-        out.append(
-            f"result:  {who} {score_text(*res['scores'])}, spread {res['spread']} ({res['reason']})"
-        )
+        names = (players[0], players[1])
+        scores = (res["scores"][0], res["scores"][1])
+        text = result_text(names, scores, res["winner"], res["reason"], res["spread"])
+        out.append(f"result:  {text}")
     return "\n".join(out)
 
 

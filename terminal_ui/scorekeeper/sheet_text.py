@@ -9,7 +9,7 @@ from __future__ import annotations
 from textual.markup import escape
 
 from engine.rules.state import GameState, Phase, Ruling, Turn
-from engine.tournament.scores import score_text
+from engine.tournament.scores import result_text
 from terminal_ui.scorekeeper.turn_book import TurnBook, TurnRef
 from terminal_ui.table.commands import next_step
 
@@ -84,20 +84,17 @@ def result_lines(state: GameState) -> list[str]:
     if res is None:
         return ["(no result yet)"]
     names = state.players
-    who = "a tie" if res.winner is None else f"{escape(names[res.winner])} wins"
+    words = result_text(names, res.scores, res.winner, res.reason, res.spread)
     lines = [
-        f"[b]{escape(names[0])} {score_text(*res.scores)} {escape(names[1])}[/b]: "
-        f"{who} ({escape(res.reason)})",
+        f"[b]{escape(words)}[/b]",
         f"time penalties -{res.penalties[0]} / -{res.penalties[1]}; "
         f"racks {res.rack_adjustments[0]:+d} / {res.rack_adjustments[1]:+d}",
     ]
     v = state.variant
-    if v is not None and not v.spread_recorded:
+    if v is not None and not v.spread_recorded:  # the wording above gives the spread
         lines.append(
             f"spread {res.spread} (not recorded: {escape(short_rule(v.source('spread_recorded')))})"
         )
-    else:
-        lines.append(f"spread {res.spread}")
     return lines
 
 
@@ -117,8 +114,7 @@ def phase_line(st: GameState) -> str:
         phase += f" | {next_step(st)}"
     elif st.phase is Phase.OVER and st.result is not None:
         res = st.result
-        who = "a tie" if res.winner is None else f"{st.players[res.winner]} wins"
-        phase += f": {st.players[0]} {score_text(*res.scores)} {st.players[1]}, {who}"
+        phase += ": " + result_text(st.players, res.scores, res.winner, res.reason, res.spread)
     elif st.phase is Phase.PLAYING and st.variant is not None and st.locked[st.turn]:
         # TOR-8: said in full where the scorekeeper looks, not only as a status word
         name = st.players[st.turn]

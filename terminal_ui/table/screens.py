@@ -16,7 +16,7 @@ from textual.widgets import Label, SelectionList, Static
 
 from engine.play.lexicon import Verdict, WordList
 from engine.rules.state import GameState
-from engine.tournament.scores import score_text
+from engine.tournament.scores import result_text
 
 __all__ = ["AdjudicationScreen", "ChallengeScreen", "QuitScreen", "StartScreen", "SummaryScreen"]
 
@@ -113,11 +113,8 @@ class SummaryScreen(ModalScreen[None]):
         with Vertical(id="dialog"):
             yield Label("[b]Game over[/b]")
             if res is not None:
-                who = "a tie" if res.winner is None else f"{escape(st.players[res.winner])} wins"
-                yield Label(
-                    f"{escape(st.players[0])} {score_text(*res.scores)} "
-                    f"{escape(st.players[1])}: {who}, spread {res.spread} ({res.reason})"
-                )
+                words = result_text(st.players, res.scores, res.winner, res.reason, res.spread)
+                yield Label(escape(words))
                 yield Label(
                     f"time penalties {res.penalties[0]} / {res.penalties[1]}; "
                     f"racks {res.rack_adjustments[0]:+d} / {res.rack_adjustments[1]:+d}"

@@ -73,8 +73,7 @@ async def test_hold_neutral_and_the_result_show_on_the_clock(tmp_path: Path) -> 
         assert (await svc.submit(Resigned(player=1))).accepted
         await settle(svc)
         assert svc.state.result is not None
-        a, b = svc.state.result.scores
-        assert dev.text == f"Ann WINS {a}-{b}"
+        assert dev.text == "Ann wins: Ben resigned"
         assert dev.beeps == 0
 
 

@@ -146,7 +146,7 @@ def test_a_resignation_reads_as_the_table_shows() -> None:
     ]
     state = _played(events)
     text = write_gcg(to_gcg(state))
-    assert "#note result: Ann wins by resigned, spread 50" in text
+    assert "#note result: Ann wins: Ben resigned (scores Ann 32, Ben 0; spread 50 by rule)" in text
     assert "#rackclock-result resigned 32 0 Ann 50" in text
 
 

@@ -54,11 +54,14 @@ def test_a_resignation_is_a_loss_at_the_table_and_in_every_file(tmp_path: Path) 
     shown = rackclock("replay", t1)
     assert shown.returncode == 0, shown.stderr
     result = next(line for line in shown.stdout.splitlines() if line.startswith("result:"))
-    assert result.startswith("result:  Ann Able wins ")  # the scores are in seat order
-    assert result.endswith(", spread 50 (resigned)")
+    # who won, why, each player's score (Ben's lead was his) and the spread as ruled
+    assert result == (
+        "result:  Ann Able wins: Ben Baker resigned (scores Ann Able 0, Ben Baker 32; "
+        "spread 50 by rule)"
+    )
     gcg = rackclock("export", "gcg", t1)
     assert gcg.returncode == 0, gcg.stderr
-    assert "#note result: Ann Able wins by resigned, spread 50" in gcg.stdout
+    assert "#note result: Ann Able wins: Ben Baker resigned (scores Ann Able 0, " in gcg.stdout
     at_zero = rackclock("export", "gcg", t2)
     assert at_zero.returncode == 0, at_zero.stderr
     assert "#rackclock-result resigned 0 0 CidCole 50" in at_zero.stdout

@@ -415,7 +415,7 @@ async def test_overtime_penalty_preview_and_lockout(tmp_path: Path) -> None:
         assert res.winner == 1
         await until(pilot, lambda: isinstance(app.screen, ResultScreen), "the summary")
         summary = str(app.screen.query_one("#result", Static).render())
-        assert "Ann -34 to 2 Ben" in summary
+        assert "Ben wins 2 to -34, spread 36 (the overtime cutoff)" in summary
         assert "Ben wins" in summary
         assert "-61" in summary
         assert "not recorded" in summary
@@ -473,7 +473,7 @@ async def test_racks_wait_for_every_turn_to_be_scored(tmp_path: Path) -> None:
         await until(pilot, lambda: isinstance(app.screen, ResultScreen), "the summary")
         await pilot.press("escape")
         await until(pilot, lambda: not isinstance(app.screen, ResultScreen), "closed")
-        assert "Ann 56 to 0 Ben, Ann wins" in text(app, "#phase")
+        assert "game over: Ann wins 56 to 0, spread 56" in text(app, "#phase")
         await pilot.press("left_square_bracket")
         await until(pilot, lambda: app.state.signed == (True, False), "Ann's signature")
         assert "Ann confirms the result" in text(app, "#rulings")

@@ -364,7 +364,7 @@ async def test_scoreless_end_racks_summary_and_both_sign(tmp_path: Path) -> None
         await command(pilot, "racks aeeiouu qzxjkae", lambda: game(app).phase is Phase.OVER)
         await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
         shown = screen_text(app)
-        assert "Ann -7 to -43 Ben: Ann wins, spread 36 (scoreless)" in shown
+        assert "Ann wins -7 to -43, spread 36 (the scoreless turns)" in shown
         assert "racks -7 / -43" in shown
         assert "Ann: not yet   Ben: not yet" in shown
         await pilot.press("[")
@@ -387,7 +387,7 @@ async def test_reopening_an_unsigned_game_asks_for_the_signatures(tmp_path: Path
     async with TableApp(config(tmp_path)).run_test(size=(80, 24)) as pilot:
         app = await started(pilot)
         await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
-        assert "Ben wins, spread 50 (resigned)" in screen_text(app)
+        assert "Ben wins: Ann resigned (scores Ben 0, Ann 0; spread 50 by rule)" in screen_text(app)
         assert game(app).games == 1  # no new game over the unsigned one
         await pilot.press("f1")
         await until(pilot, lambda: game(app).signed == (True, False), "Ann's signature")

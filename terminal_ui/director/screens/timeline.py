@@ -20,6 +20,7 @@ from engine.clocktext import clock_text
 from engine.events import EndRacks, Event
 from engine.rules.replay import replay, report
 from engine.rules.state import GameState
+from engine.tournament.scores import result_text
 from terminal_ui.director.tables import Table, event_text
 from terminal_ui.shared.widgets import BoardView
 
@@ -202,8 +203,9 @@ class TimelineScreen(Screen[None]):
         phase = rep["phase_text"]
         if rep["result"]:
             res = rep["result"]
-            who = "tie" if res["winner"] is None else f"{players[res['winner']]} wins"
-            phase += f"; result {res['scores'][0]}-{res['scores'][1]}, {who} ({res['reason']})"
+            names, scores = (players[0], players[1]), (res["scores"][0], res["scores"][1])
+            words = result_text(names, scores, res["winner"], res["reason"], res["spread"])
+            phase += f"; result: {words}"
         self.query_one("#phase", Static).update(escape(phase))
         racks = [ev.racks for _, ev in game if isinstance(ev, EndRacks) and (ev.t or 0) <= at]
         if racks:
