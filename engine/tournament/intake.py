@@ -109,12 +109,15 @@ def results_from_log(
     round_: int | None = None,
     unsigned: bool = False,
     table: str | None = None,
+    no_round: str = "give --round N",
 ) -> Intake:
     """The results of a table log's finished games that the event does not have yet.
 
     A game counts once both players have signed (``unsigned`` takes finished
     games without signatures too). ``table`` is the table the log came from (its
     topic on the broker): then only games naming that table are taken. A game
+    that names no round (and ``round_`` gives none) is refused with ``no_round``:
+    what the director does about it where the log came in. A game
     already in the event with the same digest is counted in ``known``; one whose
     result differs from the event's is refused, not applied (a director corrects
     results, with a reason), unless a director has corrected it already: their
@@ -138,16 +141,16 @@ def results_from_log(
         if not unsigned and gstate.signed != (True, True):
             out.notes.append(f"{where}: finished, waiting for both signatures")
             continue
+        rnd = start.round or round_
+        if rnd is None:
+            out.refused.append(f"{where}: the game names no round: {no_round}")
+            continue
         try:
-            rnd = start.round or round_
             div_name = _table_check(state, start, rnd, table) or start.division or division
             div = state.division(div_name or _only(state))
             res = result_of_game(div, game_result(gstate, rnd), "")
         except TournamentError as exc:
             out.refused.append(f"{where}: {exc}")
-            continue
-        except ValueError as exc:  # ResultsError: no round known
-            out.refused.append(f"{where}: {exc} (give --round)")
             continue
         ref = f"{name} {game_digest(evs)}"
         have = div.results.get(res.round, {}).get((res.first, res.second))

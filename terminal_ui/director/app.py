@@ -45,6 +45,7 @@ from clock.log.ruling import append_ruling
 from engine.clocktext import clock_text
 from engine.errors import EngineError
 from engine.events import Event
+from engine.tournament.scores import score_text
 from terminal_ui.director.config import DirectorConfig
 from terminal_ui.director.event import EventDesk, signed_result
 from terminal_ui.director.exports import (
@@ -91,7 +92,7 @@ def _cells(row: Row) -> tuple[str, ...]:
     )
     stopped = "" if row.neutral_ms is None else clock_text(row.neutral_ms)
     age = row.source or ("" if row.age_ms is None else f"{row.age_ms // 1000}s")
-    score = f"{row.scores[0]}-{row.scores[1]}"
+    score = score_text(*row.scores)  # "25 to -12", not the ambiguous "25--12"
     return (flags, row.label, players, score, clocks, stopped, row.phase_text, age)
 
 

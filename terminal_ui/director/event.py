@@ -18,9 +18,9 @@ from engine.errors import EngineError
 from engine.events import Event
 from engine.tournament.assignment import round_assignments
 from engine.tournament.intake import results_from_log
-from engine.tournament.live import standings_label, standings_now
+from engine.tournament.live import TableGame, standings_label, standings_now
 from engine.tournament.report import standings_lines
-from engine.tournament.scores import score_text
+from engine.tournament.scores import result_text, score_text
 from engine.tournament.state import DivisionState, EventState
 from terminal_ui.director.rows import Row
 
@@ -85,7 +85,14 @@ class EventDesk:
             return
         self._taken[name] = key
         self.refresh()  # the game is judged against the event as it stands now
-        got = results_from_log(self.state, name, events, table=table)
+        got = results_from_log(
+            self.state,
+            name,
+            events,
+            table=table,
+            # the console has no --round: the director takes such a game from a shell
+            no_round="take it from the CLI with event results --round N",
+        )
         for res in got.results:
             try:
                 self.ledger.append(res)
@@ -136,7 +143,7 @@ def _division(event: EventState, div: DivisionState, live: dict[frozenset[str], 
     tables = {
         a.seeds: a.table_name for a in round_assignments(event, rnd) if a.division == div.spec.name
     }
-    scores: dict[tuple[int, int], tuple[int, int]] = {}
+    games: dict[frozenset[str], TableGame] = {}
     for a, b in paired.pairs:
         if not b:
             out.append(f"  bye   {div.name(a)}")
@@ -144,17 +151,33 @@ def _division(event: EventState, div: DivisionState, live: dict[frozenset[str], 
         res = div.result(rnd, (a, b))
         row = live.get(frozenset((div.name(a), div.name(b))))
         if res is not None:
-            state = f"{score_text(*res.scores)}  result in"
+            # the ruling (a forfeit, a resignation) as event show words it
+            ruling = div.ruling(res)
+            state = f"{score_text(*res.scores)}  result in" + (f" ({ruling})" if ruling else "")
         elif row is not None:
-            sa, sb = row.scores if row.players[0] == div.name(a) else row.scores[::-1]
-            scores[(a, b)] = (sa, sb)
-            clocks = " / ".join(clock_text(ms) for ms in row.remaining_ms)
-            state = f"{sa} - {sb}  {row.phase_text}, clocks {clocks}"
+            game = TableGame(row.players, row.scores, row.result, row.signed)
+            games[frozenset(row.players)] = game
+            state = _at_table(row, game, div.name(a))
         else:
             state = "not started"
         out.append(f"  {tables[(a, b)]:>4}  {div.name(a)} (first) v {div.name(b)}: {state}")
     _, table, provisional = standings_now(
-        div, lambda first, second: scores.get((div.seed_of(first), div.seed_of(second)))
+        div, lambda first, second: games.get(frozenset((first, second)))
     )
     title = f"Standings {standings_label(div, rnd, live=provisional)}"
     return [*out, "", title, *standings_lines(div, table)]
+
+
+def _at_table(row: Row, game: TableGame, first: str) -> str:
+    """A game with no result in the event yet, as its table has it: over, the table's
+    ruling (the standings count it so) until both sign; in play, the scores in the
+    pairing's order, the phase and the clocks."""
+    res = row.result
+    if res is not None:
+        scores = (int(res["scores"][0]), int(res["scores"][1]))
+        words = result_text(row.players, scores, res["winner"], str(res["reason"]), res["spread"])
+        unsigned = [name for name, done in zip(row.players, game.signed, strict=True) if not done]
+        return f"{words}; not signed yet by {' and '.join(unsigned)}" if unsigned else words
+    sa, sb = row.scores if row.players[0] == first else row.scores[::-1]
+    clocks = " / ".join(clock_text(ms) for ms in row.remaining_ms)
+    return f"{score_text(sa, sb)}  {row.phase_text}, clocks {clocks}"

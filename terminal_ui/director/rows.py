@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engine.clocktext import clock_text
@@ -88,6 +88,10 @@ class Row:
     """Broker: how old the state is."""
     source: str = ""
     """``live`` (a service heartbeat), ``log``, or the state's age."""
+    result: Mapping[str, Any] | None = field(default=None, compare=False)
+    """The report's ``result`` once the table has ruled one (winner, spread, reason)."""
+    signed: tuple[bool, bool] = (False, False)
+    """Who has signed the result."""
 
     @property
     def priority(self) -> int:
@@ -164,6 +168,8 @@ def summarize(
         tuple(flags),
         age_ms,
         source,
+        rep.get("result"),
+        (bool(rep["signed"][0]), bool(rep["signed"][1])) if rep.get("signed") else (False, False),
     )
 
 

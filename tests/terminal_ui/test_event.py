@@ -305,7 +305,7 @@ async def test_the_director_takes_signed_results_and_shows_the_standings(tmp_pat
         shown = app.screen._shown
         assert "Division A, round 1 of 2 (koth)" in shown
         assert "Ann Able (first) v Ben Baker: 25 to -7  result in" in shown
-        assert "Cid Cole (first) v Dee Dunn: 32 - 0" in shown  # in play, as it stands
+        assert "Cid Cole (first) v Dee Dunn: 32 to 0" in shown  # in play, as it stands
         assert "Standings with round 1 in play (the games in play as they stand)" in shown
         await pilot.press("escape")
     with EventLedger.open(log) as ledger:

@@ -12,7 +12,7 @@ import json
 import time
 from typing import Any
 
-from engine.tournament.live import standings_label, standings_now
+from engine.tournament.live import TableGame, standings_label, standings_now
 from engine.tournament.state import EventState
 from firmware_bridge.venue.topics import TableTopics, TopicError, parse_topic
 
@@ -111,7 +111,7 @@ class VenueModel:
             return []
         out = []
         for div in self.event.divisions.values():
-            rnd, table, provisional = standings_now(div, self._scores_of)
+            rnd, table, provisional = standings_now(div, self._game_of)
             out.append(
                 {
                     "division": div.spec.name,
@@ -138,16 +138,13 @@ class VenueModel:
         self.standings_due = False
         self._push({"type": "standings", "divisions": self.standings()})
 
-    def _scores_of(self, first: str, second: str) -> tuple[int, int] | None:
+    def _game_of(self, first: str, second: str) -> TableGame | None:
+        """The game of ``first`` and ``second`` as its table reports it (a game over
+        counts by its ruled result in the standings, signed or not)."""
         for doc in self.live.values():
-            rep = doc.get("state", {})
-            players, scores = rep.get("players"), rep.get("scores")
-            if not isinstance(players, list) or not isinstance(scores, list):
-                continue
-            if players == [first, second]:
-                return int(scores[0]), int(scores[1])
-            if players == [second, first]:
-                return int(scores[1]), int(scores[0])
+            game = TableGame.of(doc.get("state", {}))
+            if game is not None and set(game.players) == {first, second}:
+                return game
         return None
 
     def everything(self) -> dict[str, Any]:
