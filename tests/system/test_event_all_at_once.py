@@ -465,3 +465,8 @@ async def test_every_view_agrees_after_every_step(tmp_path: Path, venue_broker: 
                 line = f"  t3  {a} (first) v {b}: 400 to 410  result in"
                 await settled("the correction on the console", shown(line))
                 await standings_agree("after round 1")
+        # the tables' logs taken again from the shell: every game is in already (the
+        # corrected one as corrected), and the log the console and the shell both
+        # appended to is whole, up to the anchor the last publish sent the tables
+        assert await shell("results", log, tmp_path / "tables") == ""
+        assert "nothing cut or rewritten" in await shell("verify", log, "--broker", director)
