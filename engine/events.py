@@ -77,6 +77,11 @@ class GameStarted(_Base, tag="game_started", frozen=True, kw_only=True):
     round: int | None = None
     division: str | None = None
     table: str | None = None
+    event: str | None = None
+    """The event's name, from the table's assignment (None: a game started by hand)."""
+    event_id: str | None = None
+    """The event's identity (the digest of its log's first record), from the
+    assignment: its result is taken by that event only."""
 
 
 class TilesPlaced(_Base, tag="tiles_placed", frozen=True, kw_only=True):

@@ -120,6 +120,10 @@ class TableSpec:
     """The event's division."""
     table: str | None = None
     """The table's name in the event (``t3``)."""
+    event: str | None = None
+    """The event's name, from the assignment."""
+    event_id: str | None = None
+    """The event's identity, from the assignment: the game's result is that event's only."""
 
 
 def next_game_ready(state: GameState) -> bool:
@@ -139,6 +143,8 @@ def assigned(spec: TableSpec, game: Assignment) -> TableSpec:
         round=game.round,
         division=game.division,
         table=game.table_name,
+        event=game.event or None,
+        event_id=game.event_id or None,
         new_game=True,
     )
 
@@ -256,6 +262,8 @@ class TableSession:
                     round=spec.round,
                     division=spec.division,
                     table=spec.table,
+                    event=spec.event,
+                    event_id=spec.event_id,
                 )
             )
 

@@ -32,6 +32,9 @@ class Assignment(msgspec.Struct, frozen=True, forbid_unknown_fields=False):
     seeds: tuple[int, int] = (0, 0)
     """The players' numbers in the division."""
     v: int = 1
+    event_id: str = ""
+    """The event's identity (:func:`engine.tournament.state.event_id`): the table's
+    game carries it, so its result is taken by this event only."""
     anchor: str = ""
     """The event's log's head when the round was published (``COUNT:HASH``): kept
     outside the log, so a log cut or rewritten afterwards is found (``event verify``)."""
@@ -66,6 +69,7 @@ def round_assignments(state: EventState, round_: int, *, anchor: str = "") -> li
                     div.spec.variant,
                     state.spec.name,
                     (first, second),
+                    event_id=state.id,
                     anchor=anchor,
                 )
             )

@@ -1,6 +1,8 @@
 """Results from the tables: a finished, signed game becomes the event's result.
 
-A game's players are found in its division by name, its round and division
+A game its table's assignment started names its event (its name and identity,
+the digest of the event log's first record): a game of another event is refused,
+whoever plays it. A game's players are found in its division by name, its round and division
 from the game's own ``game_started`` (set from the table's assignment) or from
 the director, and the pairing must exist; the scores are turned to the
 pairing's order (who started). A game that names its table must be the game the
@@ -141,6 +143,10 @@ def results_from_log(
         if not unsigned and gstate.signed != (True, True):
             out.notes.append(f"{where}: finished, waiting for both signatures")
             continue
+        other = _other_event(state, start)
+        if other is not None:
+            out.refused.append(f"{where}: {other}")
+            continue
         rnd = start.round or round_
         if rnd is None:
             out.refused.append(f"{where}: the game names no round: {no_round}")
@@ -178,6 +184,17 @@ def results_from_log(
             continue
         out.results.append(msgspec.structs.replace(res, game=ref))
     return out
+
+
+def _other_event(state: EventState, start: GameStarted) -> str | None:
+    """Why the game is another event's (its assignment named that event), or None:
+    a game naming no event (started by hand) is matched by its pairing alone."""
+    if start.event_id and state.id and start.event_id != state.id:
+        named = start.event or start.event_id
+        return f"a game of event {named!r}, not of {state.spec.name!r}"
+    if start.event is not None and start.event.casefold() != state.spec.name.casefold():
+        return f"a game of event {start.event!r}, not of {state.spec.name!r}"
+    return None
 
 
 def _table_check(

@@ -8,8 +8,11 @@ reason, pairings for a round already paired) is refused with the reason.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+
+from msgspec.structs import replace
 
 from engine.rules.variant import Variant, load_variant
 from engine.tournament.errors import PairingError, ResultError, TournamentError
@@ -21,11 +24,19 @@ from engine.tournament.records import (
     Result,
     Unpaired,
     Withdrew,
+    encode_record,
 )
-from engine.tournament.spec import DivisionSpec, EventSpec, Player, parse_event
+from engine.tournament.spec import (
+    DivisionSpec,
+    EventSpec,
+    Player,
+    check_player,
+    parse_event,
+    player_name,
+)
 from engine.tournament.standings import Outcome, Standing, standings
 
-__all__ = ["DivisionState", "EventState", "replay"]
+__all__ = ["DivisionState", "EventState", "event_id", "replay"]
 
 
 @dataclass
@@ -51,8 +62,9 @@ class DivisionState:
         Raises:
             ResultError: No such player.
         """
+        typed = " ".join(name.split()).casefold()  # spaced as the event keeps names
         for i, p in enumerate(self.players, start=1):
-            if p.name.casefold() == name.strip().casefold():
+            if p.name.casefold() == typed:
                 return i
         raise ResultError(f"division {self.spec.name!r} has no player {name!r}")
 
@@ -189,6 +201,10 @@ class EventState:
     spec: EventSpec
     divisions: dict[str, DivisionState]
     records: int = 0
+    id: str = ""
+    """The event's identity: the digest of its log's first record (the event file
+    as the log was made), which never changes; a table's game carries it from its
+    assignment, so a game of another event (same players, same round) is refused."""
 
     def division(self, name: str) -> DivisionState:
         """A division by name (case-insensitive).
@@ -208,13 +224,7 @@ class EventState:
             raise TournamentError("the event's log already has its event file")
         div = self.division(record.division)
         if isinstance(record, Entered):
-            if any(p.name.casefold() == record.player.name.casefold() for p in div.players):
-                raise TournamentError(f"{record.player.name!r} is already entered")
-            if any(r >= record.round for r in div.pairings):
-                raise PairingError(
-                    f"round {record.round} is already paired: a late entry joins a later round"
-                )
-            div.players.append(record.player)
+            div.players.append(_check_entered(div, record))
             div.joined[len(div.players)] = record.round
         elif isinstance(record, Withdrew):
             _check_withdrew(div, record)
@@ -250,10 +260,34 @@ def _outcome(res: Result, seed: int) -> Outcome:
     )
 
 
+def _check_entered(div: DivisionState, record: Entered) -> Player:
+    """The late entry's player, checked as the event file's are (name, rating), with
+    the name as the event keeps it."""
+    where = "late entry"
+    name = player_name(record.player.name, where)
+    check_player(name, record.player.rating, where)
+    if any(p.name.casefold() == name.casefold() for p in div.players):
+        raise TournamentError(f"{name!r} is already entered")
+    if not 1 <= record.round <= div.spec.rounds:
+        raise TournamentError(
+            f"{name} cannot enter from round {record.round}: "
+            f"the division has rounds 1-{div.spec.rounds}"
+        )
+    if any(r >= record.round for r in div.pairings):
+        raise PairingError(
+            f"round {record.round} is already paired: a late entry joins a later round"
+        )
+    return replace(record.player, name=name)
+
+
 def _check_withdrew(div: DivisionState, record: Withdrew) -> None:
     if not 1 <= record.seed <= len(div.players):
         raise TournamentError(f"no player number {record.seed} in {div.spec.name!r}")
     name = div.name(record.seed)
+    if record.seed in div.left:
+        # one withdrawal a player: a second would move the first (and the games and
+        # byes paired meanwhile) without a trace of why
+        raise TournamentError(f"{name} already withdrew from round {div.left[record.seed]}")
     if not 1 <= record.round <= div.spec.rounds:
         raise TournamentError(
             f"{name} cannot withdraw from round {record.round}: "
@@ -312,6 +346,13 @@ def _check_result(div: DivisionState, record: Result) -> None:
         )
 
 
+def event_id(created: Created) -> str:
+    """An event's identity: ``sha256:`` and 16 hex digits of its first record (64
+    bits: two events never share it by chance). The first record never changes, so
+    neither does the id, however many records follow."""
+    return "sha256:" + hashlib.sha256(encode_record(created)).hexdigest()[:16]
+
+
 def replay(records: Iterable[Record]) -> EventState:
     """The event after its log's records.
 
@@ -326,7 +367,10 @@ def replay(records: Iterable[Record]) -> EventState:
                 raise TournamentError(f"record 1 is {type(record).__name__}, not the event file")
             spec = parse_event(record.event, record.source or "the event file")
             state = EventState(
-                spec, {d.name: DivisionState(d, list(d.players)) for d in spec.divisions}, 1
+                spec,
+                {d.name: DivisionState(d, list(d.players)) for d in spec.divisions},
+                1,
+                event_id(record),
             )
             continue
         try:

@@ -39,6 +39,8 @@ class GameFields(TypedDict):
     round: int | None
     division: str | None
     table: str | None
+    event: str | None
+    event_id: str | None
 
 
 def game_fields(args: argparse.Namespace) -> GameFields:
@@ -56,6 +58,8 @@ def game_fields(args: argparse.Namespace) -> GameFields:
             round=None,
             division=None,
             table=None,
+            event=None,
+            event_id=None,
         )
     return GameFields(
         variant=game.variant,
@@ -64,6 +68,8 @@ def game_fields(args: argparse.Namespace) -> GameFields:
         round=game.round,
         division=game.division,
         table=game.table_name,
+        event=game.event or None,
+        event_id=game.event_id or None,
     )
 
 

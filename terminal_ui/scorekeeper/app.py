@@ -173,6 +173,8 @@ class ScorekeeperApp(App[int]):
             round=cfg.round,
             division=cfg.division,
             table=cfg.table,
+            event=cfg.event,
+            event_id=cfg.event_id,
             heartbeat_ms=cfg.heartbeat_ms,
         )
         try:

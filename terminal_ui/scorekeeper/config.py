@@ -28,6 +28,9 @@ class ScorekeeperConfig:
     """The event's round, division and table, from ``--assignment`` (else None)."""
     division: str | None = None
     table: str | None = None
+    event: str | None = None
+    """The event's name and identity, from ``--assignment`` (else None)."""
+    event_id: str | None = None
     clock: str = "emulated"
     """The clock: ``emulated`` (driven by the players' keys), ``serial:PATH`` or ``mqtt:URL``."""
     new_game: bool = False

@@ -160,6 +160,8 @@ class TableApp(App[int]):
             round=cfg.round,
             division=cfg.division,
             table=cfg.table,
+            event=cfg.event,
+            event_id=cfg.event_id,
         )
         try:
             session = open_table(spec, timeline=cfg.timeline)

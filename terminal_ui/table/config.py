@@ -31,6 +31,9 @@ class TableConfig:
     """The event's round, division and table, from ``--assignment`` (else None)."""
     division: str | None = None
     table: str | None = None
+    event: str | None = None
+    """The event's name and identity, from ``--assignment`` (else None)."""
+    event_id: str | None = None
     mode: Literal["board", "scoresheet"] | None = None
     clock: str = "emulated"
     """The clock: ``emulated`` (driven by the keys), ``serial:PATH`` or ``mqtt:URL``
