@@ -38,18 +38,30 @@ def _points(div: DivisionState, row: Standing) -> str:
 
 
 def _by_rule(div: DivisionState, seed: int, through: int | None) -> str:
-    """The games ``seed`` won or lost by rule, not over the board: `` (round 1: lost by
-    resignation)``; empty when none."""
+    """What in ``seed``'s record was not played over the board, in round order: the
+    games won or lost by rule, the byes (unrated, NZASP 9.3) and a withdrawal:
+    `` (round 1: lost by resignation; round 2: bye; withdrew from round 3)``; empty
+    when none."""
     marks = []
-    for rnd, results in sorted(div.results.items()):
-        for res in results.values():
-            if (through is not None and rnd > through) or seed not in (res.first, res.second):
+    for rnd in sorted(set(div.results) | set(div.pairings)):
+        if through is not None and rnd > through:
+            continue
+        pairs = div.pairings[rnd].pairs if rnd in div.pairings else tuple(div.results[rnd])
+        for pair in pairs:
+            res = div.result(rnd, pair)
+            if res is None or seed not in (res.first, res.second):
                 continue
-            if res.kind == "absent":
+            if res.kind == "bye":
+                marks.append(f"round {rnd}: bye")
+            elif res.kind == "absent":
                 marks.append(f"round {rnd}: both absent")
             elif res.kind == "forfeit":
                 how = {"resigned": "resignation", "lateness": "lateness"}.get(res.cause, "forfeit")
                 marks.append(f"round {rnd}: {'won' if res.won(seed) else 'lost'} by {how}")
+    left = div.left.get(seed)
+    if left is not None and (through is None or left <= through + 1):
+        # the first round not paired for them: shown once the standings reach it
+        marks.append(f"withdrew from round {left}")
     return f"  ({'; '.join(marks)})" if marks else ""
 
 
@@ -82,7 +94,9 @@ def _draw(div: DivisionState, through: int) -> list[str]:
             elif res is None:
                 games.append(f"{div.name(a)} v {div.name(b)}")
             else:
-                note = f" ({res.kind})" if res.kind != "game" else ""
+                # who won a forfeit or resignation, and why (the scores decide nothing)
+                ruled = div.ruling(res)
+                note = f" ({ruled})" if ruled else ""
                 scores = score_text(*res.scores)
                 games.append(f"{div.name(a)} {scores} {div.name(b)}{note}")
         out.append(f"  round {rnd}: " + "; ".join(games))

@@ -120,10 +120,12 @@ class DivisionState:
         did = "resigned" if res.cause == "resigned" else "forfeits"
         if res.cause == "lateness":
             did = "forfeits (lateness)"
-        spread = res.margin(res.winner)
         loser = res.loser
         assert loser is not None
-        return f"{self.name(loser)} {did}: {self.name(res.winner)} wins, spread {spread}"
+        ruled = f"{self.name(loser)} {did}: {self.name(res.winner)} wins"
+        if not self.variant.spread_recorded:  # TOR-11: match points only, no spread
+            return ruled
+        return f"{ruled}, spread {res.margin(res.winner)}"
 
     def round_results(self, round_: int) -> list[Result]:
         """The results of a round so far, byes included, in the pairing's order."""

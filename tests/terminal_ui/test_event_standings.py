@@ -63,7 +63,7 @@ def test_standings_and_the_results_report_from_the_command_line(tmp_path: Path) 
         "division A after round 1:",
         "  rank  W-L        spread  player",
         "     1  1-0           +50  Ann Able",
-        "     2  1-0           +50  Cid Cole",
+        "     2  1-0           +50  Cid Cole  (round 1: bye)",
         "     3  0-1           -50  Ben Baker",
     ]
     # TOR-11: match points, no spread, and level players share the place.
