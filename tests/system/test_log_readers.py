@@ -2,12 +2,18 @@
 
 A real ``rackclock serve`` on a real mosquitto (its publisher answers ``get_log``),
 playing presses from its standard input. Between presses, every reader the project
-has reads its log: ``get_log`` over the broker (the director's link; the hub's
-archive asks the same way), ``rackclock event results``, ``replay``, ``log verify``,
+has reads its log: ``get_log`` over the broker from the director's link and from the
+venue hub's archive (``rackclock venue``'s :class:`Archive`, running, on its own
+``hub`` connection), ``rackclock event results``, ``replay``, ``log verify``,
 ``log export``, ``export gcg`` and ``export naspa``, and a third party's plain
 ``sqlite3`` connection in another process, read-write and read-only, opened and
-closed. Then the table is killed with SIGKILL: every press it acknowledged (printed
-after its commit) is in the log, and ``rackclock log verify`` agrees.
+closed. The game then ends (a resignation) and the hub archives the finished game's
+log by itself while both players sign. Then the table is killed with SIGKILL: every
+event it acknowledged (printed after its commit) is in the log, the hub's copy is a
+prefix of it, and ``rackclock log verify`` agrees.
+
+:func:`cli_readers` is every reader that runs as its own program: the table
+terminal's test (test_table_log_readers.py) reads its log with the same ones.
 
 Before the fix, the table's own ``get_log`` answer opened and closed the file in the
 table's process, dropping its locks; the next reader to close the file deleted the
@@ -16,16 +22,19 @@ table's WAL, and every event acknowledged after that was lost in the kill.
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from engine.events import Resigned, Signed, decode_event
+from firmware_bridge.venue.archive import Archive
 from firmware_bridge.venue.director_link import DirectorLink
 from firmware_bridge.venue.mqtt_session import parse_url
 from firmware_bridge.venue.topics import TableTopics
-from tests.helpers import REPO, Broker
+from tests.helpers import REPO, Broker, background, wait_for
 from tests.system.test_kill9 import RACKCLOCK, Table, _rows
 
 EVENT_FILE = """
@@ -38,6 +47,10 @@ rounds = 1
 plan = [{ rounds = "1", system = "round-robin" }]
 players = [{ name = "Ann", rating = 1800 }, { name = "Ben", rating = 1750 }]
 """
+
+
+SIGNATURES = ({"type": "signed", "player": 0}, {"type": "signed", "player": 1})
+"""Both players sign the result."""
 
 
 def rackclock(*args: str | Path) -> subprocess.CompletedProcess[str]:
@@ -65,27 +78,13 @@ def third_party(path: Path, mode: str) -> int:
     return int(done.stdout)
 
 
-async def test_readers_during_play_lose_no_acknowledged_event(
-    tmp_path: Path, mosquitto: Broker
-) -> None:
-    log = tmp_path / "t3.sqlite"
-    events = tmp_path / "e.sqlite"
-    (tmp_path / "e.toml").write_text(EVENT_FILE, encoding="utf-8")
-    assert rackclock("event", "new", tmp_path / "e.toml", "-o", events).returncode == 0
-    table = Table(log, tmp_path / "serve.err", "--clock", mosquitto.url("/club/t3"))
-    acked: dict[int, tuple[str, int]] = {}
-    side = 0
+def cli_readers(log: Path, events: Path, count: Callable[[], int]) -> list[Callable[[], None]]:
+    """Every reader of a table's log that is a program of its own, each a call that
+    runs it once: ``event results`` (against the event log ``events``), ``replay``,
+    ``log verify``, ``log export``, ``export gcg`` and ``export naspa``, and a plain
+    sqlite3 connection read-write and read-only, which must count ``count()`` events."""
 
-    def press() -> None:
-        """One press of the running side, acknowledged (printed after its commit)."""
-        nonlocal side
-        table.send(json.dumps({"type": "clock_pressed", "player": side}))
-        line = table.next_line()
-        assert "seq" in line, line
-        acked[line["seq"]] = (line["type"], line["t"])
-        side = 1 - side
-
-    def ran(args: tuple[str | Path, ...], ok: bool = True) -> Callable[[], None]:
+    def ran(*args: str | Path, ok: bool = True) -> Callable[[], None]:
         def run() -> None:
             done = rackclock(*args)
             if ok:
@@ -98,39 +97,85 @@ async def test_readers_during_play_lose_no_acknowledged_event(
 
     def plain(mode: str) -> Callable[[], None]:
         def run() -> None:
-            assert third_party(log, mode) == len(acked)
+            assert third_party(log, mode) == count(), mode
 
         return run
 
+    return [
+        ran("event", "results", events, log, ok=False),
+        ran("replay", log),
+        ran("log", "verify", log),
+        ran("log", "export", log),
+        ran("export", "gcg", log, ok=False),
+        ran("export", "naspa", log, "--round", "1", ok=False),
+        plain("rw"),
+        plain("ro"),
+    ]
+
+
+def new_event(tmp_path: Path) -> Path:
+    """An event log for ``EVENT_FILE`` (Ann v Ben), made with ``rackclock event new``."""
+    (tmp_path / "e.toml").write_text(EVENT_FILE, encoding="utf-8")
+    events = tmp_path / "e.sqlite"
+    made = rackclock("event", "new", tmp_path / "e.toml", "-o", events)
+    assert made.returncode == 0, made.stderr
+    return events
+
+
+async def test_readers_during_play_lose_no_acknowledged_event(
+    tmp_path: Path, mosquitto: Broker
+) -> None:
+    log = tmp_path / "t3.sqlite"
+    events = new_event(tmp_path)
+    table = Table(log, tmp_path / "serve.err", "--clock", mosquitto.url("/club/t3"))
+    topics = TableTopics("club", "t3")
+    acked: dict[int, tuple[str, int]] = {}
+    side = 0
+
+    def ack(doc: dict[str, object]) -> None:
+        """The table's next line acknowledges one event (printed after its commit)."""
+        line = table.next_line()
+        assert "seq" in line, (doc, line)
+        acked[line["seq"]] = (line["type"], line["t"])
+
+    def press() -> None:
+        """One press of the running side, acknowledged."""
+        nonlocal side
+        doc = {"type": "clock_pressed", "player": side}
+        table.send(json.dumps(doc))
+        ack(doc)
+        side = 1 - side
+
+    # the venue hub, as `rackclock venue` runs it: it archives a finished game's log
+    hub = Archive(mosquitto.url(), tmp_path / "archive", out=io.StringIO(), flush_s=0.05)
+    _, archived = hub.paths("club", "t3")
     try:
         first = table.next_line()
         assert first["type"] == "GameStarted", first
         acked[first["seq"]] = (first["type"], first["t"])
         link = DirectorLink(parse_url(mosquitto.url()), desk="director")
-        async with link:
+        async with link, background(hub.run(), "hub"):
 
-            async def get_log() -> None:
-                text = await link.get_log_text(TableTopics("club", "t3"))
-                assert len(text.splitlines()) == len(acked)
+            async def get_log(by: DirectorLink) -> None:
+                text = await by.get_log_text(topics)
+                assert len(text.splitlines()) == len(acked), by.desk
 
-            await get_log()  # the table's own process reads its log first
-            readers: list[Callable[[], None]] = [
-                ran(("event", "results", events, log), ok=False),
-                ran(("replay", log)),
-                ran(("log", "verify", log)),
-                ran(("log", "export", log)),
-                ran(("export", "gcg", log), ok=False),
-                ran(("export", "naspa", log, "--round", "1"), ok=False),
-                plain("rw"),
-                plain("ro"),
-            ]
-            for read in readers:
+            for by in (link, hub.link):
+                await by.session.wait_connected(5.0)
+            await get_log(link)  # the table's own process reads its log first
+            for read in cli_readers(log, events, lambda: len(acked)):
                 press()
                 read()
                 press()
-                await get_log()
-        for _ in range(3):
-            press()
+                await get_log(link)
+                press()
+                await get_log(hub.link)  # the hub asks on its own connection
+            # the game ends: the hub fetches the finished game's log by itself while
+            # both players sign (a resignation needs no scores in scoresheet mode)
+            for doc in ({"type": "resigned", "player": 1}, *SIGNATURES):
+                table.send(json.dumps(doc))
+                ack(doc)
+            await wait_for(lambda: hub.logs_archived > 0, "the hub to archive the log")
         table.kill()
     finally:
         table.close()
@@ -139,3 +184,9 @@ async def test_readers_during_play_lose_no_acknowledged_event(
     verified = rackclock("log", "verify", log)
     assert verified.returncode == 0, verified.stdout
     assert f"({len(acked)} events," in verified.stdout
+    # the hub's copy: the log as it stood when the game had ended, line for line
+    copy = [decode_event(line) for line in archived.read_text(encoding="utf-8").splitlines()]
+    assert [(type(ev).__name__, ev.t) for ev in copy] == [acked[s] for s in sorted(acked)][
+        : len(copy)
+    ]
+    assert isinstance(copy[-1], Resigned | Signed), copy[-1]
