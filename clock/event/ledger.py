@@ -139,19 +139,24 @@ class EventLedger:
             conn = _connect(where, "rwc")
         except sqlite3.Error as exc:
             raise LogError(f"cannot create {str(where)!r}: {exc}") from exc
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA synchronous=FULL")
-        conn.execute("BEGIN IMMEDIATE")
-        for sql in _SCHEMA + _HEAD:
-            conn.execute(sql)
-        conn.execute("INSERT INTO meta VALUES ('format', ?)", (FORMAT,))
         body = encode_record(first)
         digest = chain_hash(ZERO_HASH, 1, 0, False, body)
-        conn.execute("INSERT INTO head VALUES (0, 0, ?)", (ZERO_HASH,))
-        conn.execute("INSERT INTO records VALUES (1, ?, ?)", (body, digest))
-        conn.execute("UPDATE head SET count = 1, hash = ? WHERE id = 0", (digest,))
-        conn.execute("COMMIT")
-        return cls(conn, str(where), [(first, digest)], _data_version(conn))
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=FULL")
+            conn.execute("BEGIN IMMEDIATE")
+            for sql in _SCHEMA + _HEAD:
+                conn.execute(sql)
+            conn.execute("INSERT INTO meta VALUES ('format', ?)", (FORMAT,))
+            conn.execute("INSERT INTO head VALUES (0, 0, ?)", (ZERO_HASH,))
+            conn.execute("INSERT INTO records VALUES (1, ?, ?)", (body, digest))
+            conn.execute("UPDATE head SET count = 1, hash = ? WHERE id = 0", (digest,))
+            conn.execute("COMMIT")
+            version = _data_version(conn)
+        except sqlite3.Error as exc:  # a full disk, a folder that refuses the WAL file
+            conn.close()
+            raise LogError(f"cannot create {str(where)!r}: {exc}") from exc
+        return cls(conn, str(where), [(first, digest)], version)
 
     @classmethod
     def open(cls, path: str | PathLike[str], *, readonly: bool = False) -> EventLedger:
@@ -184,6 +189,9 @@ class EventLedger:
             if not records:
                 raise LogError(f"{shown} holds no records: not an event's log")
             return cls(conn, str(path), records, version, readonly=readonly)
+        except sqlite3.Error as exc:  # not SQLite at all, or SQLite refusing it
+            conn.close()
+            raise _sqlite_error(shown, exc) from exc
         except BaseException:
             conn.close()
             raise
@@ -202,14 +210,17 @@ class EventLedger:
         Raises:
             LogError, TournamentError: What was appended cannot be read or applied.
         """
-        version = _data_version(self._conn)
-        if version == self._version:
-            return False
-        self._conn.execute("BEGIN")
         try:
-            got = self._catch_up()
-        finally:
-            self._conn.execute("COMMIT")
+            version = _data_version(self._conn)
+            if version == self._version:
+                return False
+            self._conn.execute("BEGIN")
+            try:
+                got = self._catch_up()
+            finally:
+                self._conn.execute("COMMIT")
+        except sqlite3.Error as exc:  # the file replaced or damaged under us
+            raise _sqlite_error(repr(self.path), exc) from exc
         self._version = version
         return got > 0
 
@@ -225,8 +236,17 @@ class EventLedger:
         conn = self._conn
         try:
             conn.execute("BEGIN IMMEDIATE")  # the write lock: no one appends until COMMIT
-        except sqlite3.OperationalError as exc:
+        except sqlite3.Error as exc:
             raise LogError(f"cannot write {self.path!r}: {exc}") from exc
+        try:
+            self._append_locked(record)
+        except sqlite3.Error as exc:  # a trigger's refusal, a full disk: nothing written
+            raise LogError(f"cannot write {self.path!r}: {exc}") from exc
+        return self.state
+
+    def _append_locked(self, record: Record) -> None:
+        """:meth:`append` holding the write lock: commit, or roll back and re-read."""
+        conn = self._conn
         applied = False
         try:
             # holding the write lock no one else commits: this version is exact
@@ -241,12 +261,12 @@ class EventLedger:
             conn.execute("UPDATE head SET count = ?, hash = ? WHERE id = 0", (seq, digest))
             conn.execute("COMMIT")
         except BaseException:
-            conn.execute("ROLLBACK")
+            if conn.in_transaction:  # SQLite rolls back by itself on some errors (a full disk)
+                conn.execute("ROLLBACK")
             if applied:  # the state took a record the file did not: read it all again
                 self._reload()
             raise
         self._count, self._hash = seq, digest
-        return self.state
 
     def _reload(self) -> None:
         self._conn.execute("BEGIN")
@@ -289,6 +309,14 @@ def _connect(path: Path, mode: str) -> sqlite3.Connection:
     return sqlite3.connect(
         _uri(path, mode), uri=True, isolation_level=None, check_same_thread=False
     )
+
+
+def _sqlite_error(shown: str, exc: sqlite3.Error) -> LogError:
+    """SQLite's refusal as the one line a reader gets: a file that is not SQLite
+    (``file is not a database``) is named as not an event log."""
+    if isinstance(exc, sqlite3.DatabaseError) and "not a database" in str(exc):
+        return LogError(f"{shown} is not a rackclock event log (not an SQLite file: {exc})")
+    return LogError(f"cannot read {shown}: {exc}")
 
 
 def _data_version(conn: sqlite3.Connection) -> int:
@@ -392,7 +420,12 @@ def _check_anchor(ledger: EventLedger, anchor: Anchor) -> None:
             f"{shown} ends at record {ledger.anchor.count} but the anchor {anchor} names "
             f"record {anchor.count}: records {ledger.anchor.count + 1}..{anchor.count} are missing"
         )
-    row = ledger._conn.execute("SELECT hash FROM records WHERE seq = ?", (anchor.count,)).fetchone()
+    try:
+        row = ledger._conn.execute(
+            "SELECT hash FROM records WHERE seq = ?", (anchor.count,)
+        ).fetchone()
+    except sqlite3.Error as exc:
+        raise _sqlite_error(shown, exc) from exc
     have = bytes(row[0]).hex() if row is not None else ""
     if not have.startswith(anchor.hash):
         raise LogError(

@@ -43,7 +43,18 @@ import msgspec
 
 from engine.tournament.errors import EventFileError
 
-__all__ = ["SYSTEMS", "DivisionSpec", "EventSpec", "Player", "Stage", "parse_event"]
+__all__ = [
+    "MAX_RATING",
+    "MAX_ROUNDS",
+    "SYSTEMS",
+    "DivisionSpec",
+    "EventSpec",
+    "Player",
+    "Stage",
+    "check_player",
+    "parse_event",
+    "player_name",
+]
 
 SYSTEMS = (
     "round-robin",
@@ -59,6 +70,50 @@ SYSTEMS = (
 )
 FIXED = ("round-robin", "john-green", "snake", "split-round-robin", "grouped-round-robin")
 """Systems whose whole schedule is fixed when their first round is paired."""
+
+
+MAX_ROUNDS = 100
+"""A division's rounds at most. The longest events the director's manuals describe
+run about 30 rounds in a few days (a championship's 31, NASPA Director's Manual);
+100 leaves room for any marathon while a typo (100000000) is refused, not paired."""
+
+MAX_RATING = 3000
+"""A rating at most (and 0 at least). Ratings are on the NASPA/WESPA scale, where the
+best players stand near 2200 and an unrated player is 0 (as tsh writes one); 3000
+is above anyone rated, so only a typo is refused, and tsh's and NASPA's files get a
+number they can hold."""
+
+
+def player_name(text: str, where: str) -> str:
+    """A player's name as the event keeps it: runs of spaces made one, none at the ends.
+
+    Raises:
+        EventFileError: Empty, or with a control character (a newline in a name
+            would start a line of its own in a tsh or NASPA file), quoted.
+    """
+    if any(ord(c) < 32 or 127 <= ord(c) < 160 for c in text):
+        raise EventFileError(
+            f"{where}: player name {text!r} has a control character (a tab, a newline): "
+            "a name is one line of printable text"
+        )
+    name = " ".join(text.split())
+    if not name:
+        raise EventFileError(f"{where}: player name {text!r} is empty")
+    return name
+
+
+def check_player(name: str, rating: int, where: str) -> None:
+    """Refuse a rating outside 0..:data:`MAX_RATING` (the name is checked by
+    :func:`player_name`).
+
+    Raises:
+        EventFileError: Out of range, naming the player and the rating.
+    """
+    if not 0 <= rating <= MAX_RATING:
+        raise EventFileError(
+            f"{where}: player {name!r}: rating {rating}: expected 0-{MAX_RATING} "
+            "(0 for an unrated player)"
+        )
 
 
 class Player(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -174,23 +229,37 @@ def _division(raw: dict[str, Any], where: str) -> DivisionSpec:
         div = msgspec.convert({**raw, "plan": plan}, DivisionSpec)
     except msgspec.ValidationError as exc:
         raise EventFileError(f"{where}: {exc}") from exc
+    players = tuple(
+        msgspec.structs.replace(p, name=player_name(p.name, where)) for p in div.players
+    )
+    div = msgspec.structs.replace(div, players=players)
     _check(div, where)
     return div
 
 
 def _check(div: DivisionSpec, where: str) -> None:
-    if div.rounds < 1:
-        raise EventFileError(f"{where}: rounds = {div.rounds}: at least 1")
+    if not 1 <= div.rounds <= MAX_ROUNDS:
+        raise EventFileError(f"{where}: rounds = {div.rounds}: expected 1-{MAX_ROUNDS}")
+    for i, st in enumerate(div.plan, start=1):
+        if not 1 <= st.first <= st.last <= div.rounds:  # before the rounds are listed
+            raise EventFileError(
+                f"{where} plan entry {i}: rounds {st.first}-{st.last} are not among "
+                f"the division's rounds 1-{div.rounds}"
+            )
     covered = sorted(r for st in div.plan for r in range(st.first, st.last + 1))
     if covered != list(range(1, div.rounds + 1)):
         raise EventFileError(
             f"{where}: the plan must pair each of rounds 1-{div.rounds} exactly once "
             f"(it pairs {covered})"
         )
-    names = [p.name.casefold() for p in div.players]
+    seen: dict[str, str] = {}
     for p in div.players:
-        if names.count(p.name.casefold()) > 1:
-            raise EventFileError(f"{where}: player {p.name!r} is entered twice")
+        first = seen.get(p.name.casefold())
+        if first is not None:
+            also = "" if first == p.name else f" (also as {first!r})"
+            raise EventFileError(f"{where}: player {p.name!r} is entered twice{also}")
+        seen[p.name.casefold()] = p.name
+        check_player(p.name, p.rating, where)
     for tb in div.tiebreaks:
         if tb not in _TIEBREAKS:
             raise EventFileError(f"{where}: tiebreak {tb!r}: expected one of {_TIEBREAKS}")

@@ -79,6 +79,8 @@ def log_files(paths: list[Path]) -> list[Path]:
 
 def run(args: argparse.Namespace) -> int:
     """Open the console."""
+    from clock.log.eventlog import LogError
+    from engine.errors import EngineError
     from terminal_ui.director.app import DirectorApp
     from terminal_ui.director.config import DirectorConfig
 
@@ -123,5 +125,10 @@ def run(args: argparse.Namespace) -> int:
         event=args.event,
         venue=args.venue,
     )
-    result = DirectorApp(cfg).run()
+    try:
+        app = DirectorApp(cfg)  # opens --event: refused here, before the screen
+    except (OSError, EngineError, LogError) as exc:
+        sys.stderr.write(f"rackclock director: --event {args.event}: {exc}\n")
+        return 1
+    result = app.run()
     return result or 0

@@ -120,30 +120,53 @@ def _say(line: str) -> None:
 
 
 def _bad_input(args: argparse.Namespace) -> str | None:
-    """What is wrong with the command's own arguments, before any file is opened."""
+    """What is wrong with the command's own arguments, before any file is opened
+    (exit 2, as argparse's own refusals: docs/tournament.md)."""
+    from engine.errors import EngineError
+
     rnd = getattr(args, "round", None)
     if rnd is not None and rnd < 1:
         what = "ROUND" if args.event_command == "result" else "--round"
         return f"{what} {rnd}: rounds are numbered from 1"
     if args.event_command == "result":
-        from engine.errors import EngineError
         from engine.tournament.scores import check_score
 
-        for name, score in (args.entries[:2], args.entries[2:]):
-            if score.lstrip("-").isdigit():  # not a number: the result's own check says so
-                try:
-                    check_score(int(score), name)
-                except EngineError as exc:
-                    return str(exc)
+        name_a, score_a, name_b, score_b = args.entries
+        if not (_whole(score_a) and _whole(score_b)):
+            return (
+                f"scores are whole numbers, got {score_a!r} and {score_b!r} "
+                "(e.g. event result LOG 3 'Ann Able' 420 'Ben Baker' 388)"
+            )
+        for name, score in ((name_a, score_a), (name_b, score_b)):
+            try:
+                check_score(int(score), name)
+            except EngineError as exc:
+                return str(exc)
+    if args.event_command == "enter":
+        from engine.tournament.spec import check_player, player_name
+
+        try:
+            check_player(player_name(args.name, "late entry"), args.rating, "late entry")
+        except EngineError as exc:
+            return str(exc)
+    watch = getattr(args, "watch", None)
+    if watch is not None and not 0 < watch < 86_400:  # NaN and inf too: sleep refuses them
+        return f"--watch {watch}: the seconds between passes, more than 0 and under a day"
     broker = getattr(args, "broker", None)
     if broker is not None:
         from firmware_bridge.venue.mqtt_session import parse_url
 
         try:
-            parse_url(broker)
+            parse_url(broker)  # the URL as typed in its message
+            _venue_broker(broker)
         except ValueError as exc:
             return f"--broker: {exc}"
     return None
+
+
+def _whole(text: str) -> bool:
+    """A whole number as typed (a minus sign allowed): ``420``, ``-12``."""
+    return text.removeprefix("-").isdigit()
 
 
 def _guard(args: argparse.Namespace, run: Any) -> int:
@@ -282,22 +305,29 @@ def _verify(args: argparse.Namespace) -> int:
         from clock.event.ledger import parse_anchor, verify_ledger
 
         anchor = None if args.anchor is None else parse_anchor(args.anchor)
+        source = "by --anchor"
         if args.broker is not None:
             try:
                 got = asyncio.run(_published_anchor(args.broker))
-            except ValueError as exc:
-                _say(f"rackclock event verify: --broker {exc}")
-                return 2
             except TimeoutError:
                 _say(f"rackclock event verify: the broker {args.broker} did not answer")
                 return 1
-            anchor = got if anchor is None or got.count > anchor.count else anchor
+            if anchor is None or got.count > anchor.count:
+                anchor, source = got, "on the broker"
         head = verify_ledger(args.log, anchor=anchor)
         print(f"{args.log}: {head.count} records, chain intact, head matches, anchor {head}")
-        if anchor is not None:
-            print(f"record {anchor.count} is as anchored ({anchor}): nothing cut or rewritten")
-        else:
+        if anchor is None:
             print("without --anchor or --broker a log cut short as a whole cannot be told")
+            return 0
+        # An anchor covers the records up to it, no more: the broker's moves only on
+        # publish, so the last round's later records (cut, the head set back) are not
+        # covered by it, even when the log ends at the anchor.
+        n = anchor.count
+        print(
+            f"records 1..{n} are as anchored {source}; records after {n} (this log has "
+            f"{head.count}) are not covered by that anchor: check them against the anchor "
+            "an export or `event show` printed"
+        )
         return 0
 
     return _guard(args, run)
@@ -340,11 +370,7 @@ def _publish(args: argparse.Namespace) -> int:
             for r in {r for d in state.divisions.values() for r in d.pairings if r != rnd}
             for a in round_assignments(state, r)
         }
-        try:
-            broker, venue = _venue_broker(args.broker)
-        except ValueError as exc:
-            _say(f"rackclock event publish: --broker {exc}")
-            return 2
+        broker, venue = _venue_broker(args.broker)  # _bad_input checked it
         try:
             acked, cleared = asyncio.run(publish_assignments(broker, venue, games, clear=before))
         except TimeoutError:
@@ -371,13 +397,15 @@ def _venue_broker(url: str) -> tuple[BrokerSettings, str]:
     from urllib.parse import urlsplit, urlunsplit
 
     from firmware_bridge.venue.mqtt_session import parse_url
-    from firmware_bridge.venue.topics import DEFAULT_VENUE, TopicError, table_from_path
+    from firmware_bridge.venue.topics import TopicError, table_from_path
 
     parts = urlsplit(url)
     path = [p for p in parts.path.split("/") if p]
     if len(path) > 1:
         raise TopicError(f"{url}: name only the venue: mqtt://host/VENUE")
-    venue = path[0] if path else DEFAULT_VENUE
+    if not path:  # no silent default: the tables of the room are under their venue
+        raise TopicError(f"{url}: the URL must name the venue (mqtt://host:port/VENUE)")
+    venue = path[0]
     table_from_path(f"/{venue}/t1")  # a venue that cannot be a topic level is refused
     return parse_url(urlunsplit((parts.scheme, parts.netloc, "", parts.query, ""))), venue
 
@@ -427,15 +455,9 @@ def _result(args: argparse.Namespace) -> int:
         from engine.tournament.records import Result
 
         name_a, score_a, name_b, score_b = args.entries
+        sa, sb = int(score_a), int(score_b)  # whole numbers: _bad_input checked
         with _open(args) as ledger:
             div = _one_division(ledger.state, args.division)
-            try:
-                sa, sb = int(score_a), int(score_b)
-            except ValueError:
-                raise ResultError(
-                    f"scores are whole numbers, got {score_a!r} and {score_b!r} "
-                    "(e.g. event result LOG 3 'Ann Able' 420 'Ben Baker' 388)"
-                ) from None
             a, b = div.seed_of(name_a), div.seed_of(name_b)
             pairs = div.pairings.get(args.round, None)
             first_a = pairs is not None and (a, b) in pairs.pairs
@@ -527,6 +549,8 @@ def _results(args: argparse.Namespace) -> int:
         import time
 
         with _open(args) as ledger:
+            if args.division is not None:  # refused with the event's divisions, not ignored
+                ledger.state.division(args.division)
             failed = once(ledger)
             while args.watch:
                 time.sleep(args.watch)
@@ -559,8 +583,8 @@ def _played_through(divs: list[DivisionState], rnd: int | None) -> None:
 
 def _standings(args: argparse.Namespace) -> int:
     def run() -> int:
-        from engine.tournament.live import standings_label
-        from engine.tournament.report import played_through, results_report, standings_lines
+        from engine.tournament.live import round_standings, standings_label
+        from engine.tournament.report import results_report, standings_lines
 
         with _open(args) as ledger:
             divisions = _divisions(ledger.state, args.division)
@@ -569,9 +593,17 @@ def _standings(args: argparse.Namespace) -> int:
                 print("\n".join(results_report(ledger.state, divisions, args.round)))
                 return 0
             for div in divisions:
-                through = args.round or played_through(div)
-                print(f"division {div.spec.name} {standings_label(div, through)}:")
-                print("\n".join(standings_lines(div, div.standings(through), through)))
+                if args.round:  # as of the round asked for, labelled by what it counts
+                    label, through = standings_label(div, args.round), args.round
+                    rows, in_play = div.standings(through), None
+                else:  # "after round N": the complete rounds (as the console and page)
+                    now = round_standings(div)
+                    label, through, rows = now.label, now.complete, now.standings
+                    in_play = now.in_play
+                print(f"division {div.spec.name} {label}:")
+                print("\n".join(standings_lines(div, rows, through)))
+                if in_play is not None:
+                    print(f"  {in_play.text}")
         return 0
 
     return _guard(args, run)

@@ -101,9 +101,12 @@ def run_gcg(args: argparse.Namespace) -> int:
     if not files:
         _say(f"rackclock export gcg: {path}: no game to write")
         return 1
-    if len(files) > 1 and args.output is None:
+    # one file or problem per game: a log of several games names each file by its
+    # game's number, even when only one of them has a record (as the console's export)
+    games = len(files) + len(problems)
+    if games > 1 and args.output is None:
         _say(
-            f"rackclock export gcg: {path} holds {len(files)} games: give -o FILE "
+            f"rackclock export gcg: {path} holds {games} games: give -o FILE "
             "(written FILE-1.gcg, FILE-2.gcg...)"
         )
         return 1
@@ -114,7 +117,7 @@ def run_gcg(args: argparse.Namespace) -> int:
             sys.stdout.buffer.write(f.data)
             continue
         out = Path(args.output)
-        if len(files) > 1:
+        if games > 1:
             out = out.with_name(f"{out.stem}-{f.number}{out.suffix or '.gcg'}")
         try:
             out.write_bytes(f.data)

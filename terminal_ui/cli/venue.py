@@ -133,6 +133,16 @@ def run(args: argparse.Namespace) -> int:
         except TopicError:
             sys.stderr.write("rackclock venue: --page needs --venue NAME (the venue to show)\n")
             return 2
+    if args.event is not None:
+        from clock.event.ledger import read_event
+        from clock.log.eventlog import LogError
+        from engine.errors import EngineError
+
+        try:  # refused at the start, not a page that never shows the standings
+            read_event(args.event)
+        except (OSError, LogError, EngineError) as exc:
+            sys.stderr.write(f"rackclock venue: --event {args.event}: {exc}\n")
+            return 1
     data: Path = (args.data or data_dir("venue")).resolve()
     data.mkdir(parents=True, exist_ok=True)
     broker: Mosquitto | None = None

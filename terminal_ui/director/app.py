@@ -131,7 +131,10 @@ class DirectorApp(App[int]):
         self.feedback = ""
         """The answer to the last ruling."""
         self._problems: list[str] = []
-        self.desk: EventDesk | None = None
+        # the event's log opened before the screen (LogError, EngineError, OSError
+        # raised from here): rackclock director refuses it with one line, not a
+        # console without its event
+        self.desk: EventDesk | None = None if config.event is None else EventDesk(config.event)
         """The event (``--event``), when the console runs one."""
         self._event_versions: dict[str, str] = {}
         """Broker: the signed result whose log was last handed to the event, by table."""
@@ -157,11 +160,6 @@ class DirectorApp(App[int]):
         else:
             self.sub_title = f"{self.config.name} | {len(self.config.logs)} log file(s)"
             self._load_files()
-        if self.config.event is not None:
-            try:
-                self.desk = EventDesk(self.config.event)
-            except (OSError, EngineError, LogError) as exc:
-                self._problems.append(f"--event {self.config.event}: {exc}")
         self.refresh_overview()
         self.set_interval(self.config.refresh_s, self.refresh_overview)
 
