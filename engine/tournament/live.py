@@ -1,7 +1,10 @@
-"""Standings while a round is being played: the results so far, and what they
-would be if the games at the tables ended now: a game over counts as its table
-ruled it (its winner and spread, signed or not: a resignation is the resigner's
-loss even ahead), a game in play at the scores it has now."""
+"""Standings while a round is being played. "Standings after round N" means one
+thing everywhere (the CLI, the director's console, the venue page): the standings
+through round N, every round up to it complete (:func:`round_standings` decides).
+The round in play is shown apart, labelled as such, with how many of its results
+are in and, on the console and the page, the standings as it stands: a game over
+counts as its table ruled it (its winner and spread, signed or not: a resignation
+is the resigner's loss even ahead), a game in play at the scores it has now."""
 
 from __future__ import annotations
 
@@ -12,10 +15,21 @@ from typing import Any
 from engine.exports.results import GameResult
 from engine.tournament.intake import result_of_game
 from engine.tournament.records import Result
+from engine.tournament.scores import result_text
 from engine.tournament.standings import Standing
 from engine.tournament.state import DivisionState
 
-__all__ = ["TableGame", "live_result", "live_standings", "standings_label", "standings_now"]
+__all__ = [
+    "RoundInPlay",
+    "RoundStandings",
+    "TableGame",
+    "complete_rounds",
+    "live_result",
+    "live_standings",
+    "phase_words",
+    "round_standings",
+    "standings_label",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +64,23 @@ class TableGame:
     def over(self) -> bool:
         """Whether the table has ruled a result."""
         return self.result is not None
+
+
+def phase_words(rep: Mapping[str, Any]) -> str:
+    """A table's phase as its report (``engine.rules.replay.report``) has it, a game
+    over worded by its result: ``game over: Ann Able wins: Ann Ames resigned (scores
+    Ann Able 0, Ann Ames 32; spread 50 by rule)``, never the bare scores, which name
+    the resigner's lead as if it won (the one wording: ``result_text``). The
+    console's overview and the venue page's table cards show it."""
+    res, players = rep.get("result"), rep.get("players")
+    if not isinstance(res, Mapping) or not isinstance(players, list) or len(players) != 2:
+        return str(rep.get("phase_text") or "")
+    names = (str(players[0]), str(players[1]))
+    scores = (int(res["scores"][0]), int(res["scores"][1]))
+    winner = res.get("winner")
+    spread = int(res.get("spread") or 0)
+    words = result_text(names, scores, winner, str(res.get("reason") or ""), spread)
+    return f"game over: {words}"
 
 
 def live_result(div: DivisionState, round_: int, game: TableGame) -> Result:
@@ -87,45 +118,96 @@ def live_standings(
     return trial.standings(round_)
 
 
-def standings_now(
-    div: DivisionState, game_of: Callable[[str, str], TableGame | None]
-) -> tuple[int, list[Standing], bool]:
-    """The latest round paired, its standings, and whether they are provisional:
-    once every result of the round is in they are final; until then the games at
-    the tables ``game_of(first's name, second's name)`` finds count as
-    :func:`live_result` has them (over: as ruled, signed or not; in play: at their
-    scores now)."""
-    rnd = max(div.pairings, default=0)
-    if rnd == 0:
-        return 0, div.standings(0), False
-    if not div.missing(rnd):
-        return rnd, div.standings(rnd), False
-    games: dict[tuple[int, int], Result] = {}
-    for a, b in div.missing(rnd):
-        got = game_of(div.name(a), div.name(b))
-        if got is not None:
-            games[(a, b)] = live_result(div, rnd, got)
-    return rnd, live_standings(div, rnd, games), True
+@dataclass(frozen=True, slots=True)
+class RoundInPlay:
+    """The round after the complete ones, while its results come in."""
+
+    round: int
+    results: int
+    """Its games with a result in the event (a bye is no game: not counted)."""
+    games: int
+    """Its games (byes not counted: nobody waits for a bye's result)."""
+    standings: list[Standing] | None = None
+    """The standings with this round as it stands (its results in, the games at
+    the tables as :func:`live_result` has them); None when nobody asked (the CLI)."""
+
+    @property
+    def text(self) -> str:
+        """``round 3 in play: 2 of 4 results in``."""
+        return f"round {self.round} in play: {self.results} of {self.games} results in"
+
+    @property
+    def label(self) -> str:
+        """The live block's title: ``with round 3 as it stands (2 of 4 results in,
+        the games in play at the tables' scores now)``."""
+        return (
+            f"with round {self.round} as it stands ({self.results} of {self.games} results "
+            "in, the games in play at the tables' scores now)"
+        )
 
 
-def standings_label(div: DivisionState, through: int, *, live: bool = False) -> str:
-    """What standings through round ``through`` are, in one phrase the CLI, the
-    director's console and the venue page share: ``after round 3`` once every game
-    of rounds 1-3 has its result; while a round still lacks some, ``after round 2,
-    round 3 in play`` and how it is counted (``live``: its games at the scores they
-    have now; else the results in so far)."""
+@dataclass(frozen=True, slots=True)
+class RoundStandings:
+    """A division's standings after its complete rounds, and the round in play."""
+
+    complete: int
+    """The last round whose every game has its result (0: none yet)."""
+    standings: list[Standing]
+    """The standings through round ``complete``: the complete rounds only."""
+    in_play: RoundInPlay | None
+    """The next round, when it is paired and its results are not all in."""
+
+    @property
+    def label(self) -> str:
+        """``after round 2`` (``before round 1`` until a round is complete)."""
+        return f"after round {self.complete}" if self.complete else "before round 1"
+
+
+def complete_rounds(div: DivisionState) -> int:
+    """The last round such that it and every round before it is paired and has every
+    result (a bye needs none)."""
     complete = 0
-    for rnd in range(1, through + 1):
-        if rnd in div.pairings and div.missing(rnd):
-            break
-        complete = rnd
-    if complete == through:
+    while complete + 1 in div.pairings and not div.missing(complete + 1):
+        complete += 1
+    return complete
+
+
+def round_standings(
+    div: DivisionState, game_of: Callable[[str, str], TableGame | None] | None = None
+) -> RoundStandings:
+    """What "standings after round N" means, the one way the CLI (``event
+    standings``), the director's console and the venue page show it: the standings
+    through the complete rounds only, and separately the round in play with how
+    many of its results are in. Given ``game_of`` (the console, the page), the round
+    in play also gets its standings as it stands: the games at the tables that
+    ``game_of(first's name, second's name)`` finds count as :func:`live_result` has
+    them (over: as ruled, signed or not; in play: at their scores now)."""
+    complete = complete_rounds(div)
+    rnd = complete + 1
+    paired = div.pairings.get(rnd)
+    if paired is None:
+        return RoundStandings(complete, div.standings(complete), None)
+    pairs = [p for p in paired.pairs if p[1]]
+    missing = div.missing(rnd)
+    table: list[Standing] | None = None
+    if game_of is not None:
+        games: dict[tuple[int, int], Result] = {}
+        for a, b in missing:
+            got = game_of(div.name(a), div.name(b))
+            if got is not None:
+                games[(a, b)] = live_result(div, rnd, got)
+        table = live_standings(div, rnd, games)
+    in_play = RoundInPlay(rnd, len(pairs) - len(missing), len(pairs), table)
+    return RoundStandings(complete, div.standings(complete), in_play)
+
+
+def standings_label(div: DivisionState, through: int) -> str:
+    """The label of the standings through round ``through`` as asked for by number
+    (``event standings --round N``): ``after round N`` when rounds 1-N are complete,
+    else what they count: ``through round 3, the results in so far (round 3 in
+    play: 2 of 4 results in)``."""
+    done = round_standings(div)
+    if through <= done.complete:
         return f"after round {through}"
-    before = f"after round {complete}," if complete else "with"
-    rounds = f"round {through}" if complete == through - 1 else f"rounds {complete + 1}-{through}"
-    label = f"{before} {rounds} in play"
-    if live:
-        return f"{label} (the games in play as they stand)"
-    games = len(div.pairings[through].pairs) if through in div.pairings else 0
-    have = len(div.round_results(through))
-    return f"{label} ({have} of {games} results in)"
+    where = f" ({done.in_play.text})" if done.in_play is not None else ""
+    return f"through round {through}, the results in so far{where}"

@@ -18,7 +18,7 @@ from engine.errors import EngineError
 from engine.events import Event
 from engine.tournament.assignment import round_assignments
 from engine.tournament.intake import results_from_log
-from engine.tournament.live import TableGame, standings_label, standings_now
+from engine.tournament.live import TableGame, round_standings
 from engine.tournament.report import standings_lines
 from engine.tournament.scores import result_text, score_text
 from engine.tournament.state import DivisionState, EventState
@@ -123,7 +123,8 @@ class EventDesk:
 
     def text(self, rows: Iterable[Row]) -> str:
         """The event screen: each division's current round with the tables' live
-        scores, and its standings with the games in play counted as they stand."""
+        scores, its standings after its complete rounds, and apart the round in play
+        with its games counted as they stand."""
         live = {frozenset(r.players): r for r in rows}
         out = [self.state.spec.name or "the event"]
         for div in self.state.divisions.values():
@@ -161,11 +162,14 @@ def _division(event: EventState, div: DivisionState, live: dict[frozenset[str], 
         else:
             state = "not started"
         out.append(f"  {tables[(a, b)]:>4}  {div.name(a)} (first) v {div.name(b)}: {state}")
-    _, table, provisional = standings_now(
-        div, lambda first, second: games.get(frozenset((first, second)))
-    )
-    title = f"Standings {standings_label(div, rnd, live=provisional)}"
-    return [*out, "", title, *standings_lines(div, table)]
+    # "after round N" is the complete rounds, as event standings and the page show
+    # it; the round in play apart, as it stands at the tables (one function decides)
+    now = round_standings(div, lambda first, second: games.get(frozenset((first, second))))
+    out += ["", f"Standings {now.label}", *standings_lines(div, now.standings, now.complete)]
+    if now.in_play is not None and now.in_play.standings is not None:
+        live_rows = standings_lines(div, now.in_play.standings, now.in_play.round)
+        out += ["", f"Standings {now.in_play.label}", *live_rows]
+    return out
 
 
 def _at_table(row: Row, game: TableGame, first: str) -> str:

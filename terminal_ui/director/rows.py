@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from engine.clocktext import clock_text
 from engine.rules.procedures.turn import DRIFT_RULE
 from engine.rules.state import Phase
+from engine.tournament.live import phase_words
 
 if TYPE_CHECKING:  # offline, the console needs no MQTT
     from firmware_bridge.venue.director_link import TableSnapshot
@@ -163,7 +164,8 @@ def summarize(
         (remaining[0], remaining[1]),
         running,
         phase,
-        str(rep["phase_text"]) + (f" | {device_note}" if device_note else ""),
+        # a game over says who won and why, not the raw scores (one wording)
+        phase_words(rep) + (f" | {device_note}" if device_note else ""),
         neutral_ms,
         tuple(flags),
         age_ms,

@@ -28,7 +28,7 @@ import websockets
 from clock.event.ledger import EventLedger
 from clock.table.service import TableService
 from clock.timeline import MonotonicTimeline
-from engine.events import ClockPressed, GameStarted
+from engine.events import ClockPressed, GameStarted, Resigned
 from engine.tournament.pairing.draw import draw
 from engine.tournament.records import Result
 from firmware_bridge.venue.broker import free_port
@@ -248,18 +248,38 @@ async def test_live_standings_follow_the_tables_and_the_event(
     with EventLedger.create(log, EVENT, "club.toml") as ledger:
         ledger.append(draw(ledger.state.division("A"), 1))
         async with (
-            table(mosquitto, tmp_path) as _,
+            table(mosquitto, tmp_path) as (svc, _),
             venue_page(mosquitto, log) as url,
             browser(tmp_path, url) as page,
         ):
             box = "document.getElementById('standings').textContent"
+            # "after round N" is the complete rounds only; the round in play apart
             await page.until(
-                f"{box}.includes('with round 1 in play (the games in play as they stand)')",
-                "live standings",
+                f"{box}.includes('Division A, before round 1')"
+                f" && {box}.includes('Division A, with round 1 as it stands (0 of 1 results in')",
+                "the standings and the round in play apart",
             )
-            assert "Ann" in await page.eval(box)
+            # Ben, not on turn, resigns at 0-0: the card says who won and why, not "0 / 0"
+            assert (await svc.submit(Resigned(player=1))).accepted
+            card = "document.getElementById('table-t1').textContent"
+            await page.until(
+                f"{card}.includes('game over: Ann wins: Ben resigned (scores Ann 0, Ben 0;')",
+                "the result on the table's card",
+            )
+            won = "document.querySelector('#table-t1 .seat.won span').textContent"
+            assert await page.eval(won) == "Ann"
+            live = "#standings table[data-block='in-play'] tr:nth-child(2) td"
+            await page.until(
+                f"[...document.querySelectorAll(\"{live}\")].map(c => c.textContent).join(' ')"
+                " === '1 1-0 +50 Ann'",
+                "the resignation counted in the round in play",
+            )
             ledger.append(Result("A", 1, 1, 2, (400, 300)))  # the director records the result
-            await page.until(f"{box}.includes('after round 1')", "the final standings")
+            await page.until(
+                f"{box}.includes('after round 1')"
+                " && !document.querySelector(\"#standings table[data-block='in-play']\")",
+                "the final standings",
+            )
             first = "document.querySelector('#standings tr:nth-child(2) td.player').textContent"
             assert await page.eval(first) == "Ann"
             await page.screenshot("standings")

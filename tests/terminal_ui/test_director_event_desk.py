@@ -62,7 +62,9 @@ def test_a_forfeit_shows_its_ruling_and_an_unsigned_resignation_counts_as_ruled(
         "Ann Able 0, Ben Baker 32; spread 50 by rule); not signed yet by Ben Baker and Ann Able"
     ) in shown
     # the standings count the resignation as ruled (Ann +50), not at 32-0 for Ben
-    title = "Standings with round 1 in play (the games in play as they stand)"
+    assert "Standings before round 1" in shown  # no round complete: the round in play apart
+    title = "Standings with round 1 as it stands (1 of 2 results in, the games in play at the "
+    title += "tables' scores now)"
     table = shown[shown.index(title) + 1 :]
     ann = next(line for line in table if "Ann Able" in line)
     ben = next(line for line in table if "Ben Baker" in line)

@@ -306,7 +306,8 @@ async def test_the_director_takes_signed_results_and_shows_the_standings(tmp_pat
         assert "Division A, round 1 of 2 (koth)" in shown
         assert "Ann Able (first) v Ben Baker: 25 to -7  result in" in shown
         assert "Cid Cole (first) v Dee Dunn: 32 to 0" in shown  # in play, as it stands
-        assert "Standings with round 1 in play (the games in play as they stand)" in shown
+        assert "Standings before round 1\n" in shown
+        assert "Standings with round 1 as it stands (1 of 2 results in, " in shown
         await pilot.press("escape")
     with EventLedger.open(log) as ledger:
         assert list(ledger.state.division("A").results[1]) == [(1, 2)]

@@ -12,8 +12,9 @@ import json
 import time
 from typing import Any
 
-from engine.tournament.live import TableGame, standings_label, standings_now
-from engine.tournament.state import EventState
+from engine.tournament.live import TableGame, phase_words, round_standings
+from engine.tournament.standings import Standing
+from engine.tournament.state import DivisionState, EventState
 from firmware_bridge.venue.topics import TableTopics, TopicError, parse_topic
 
 __all__ = ["VenueModel", "table_topics"]
@@ -97,7 +98,9 @@ class VenueModel:
                 for c in rep.get("clocks", [])
             ],
             "phase": rep.get("phase"),
-            "phase_text": rep.get("phase_text"),
+            # worded here, the one way (result_text): a game over says who won and why
+            "phase_text": phase_words(rep) if rep else None,
+            "winner": _winner(rep.get("result")),
             "result": rep.get("result"),
             # the clocks were read at published_at_ms; the page moves the running one on
             "age_ms": now - published if isinstance(published, int) else None,
@@ -105,30 +108,30 @@ class VenueModel:
         }
 
     def standings(self) -> list[dict[str, Any]]:
-        """Each division's standings now: final once its round's results are in, else
-        with the games in play at their scores on the tables."""
+        """Each division's standings after its complete rounds (``label``, ``rows``),
+        as ``event standings`` and the console have them, and apart the round in play
+        as it stands (``in_play``: its label and rows, the games at the tables at
+        their scores now; None between rounds). One function decides both
+        (:func:`engine.tournament.live.round_standings`)."""
         if self.event is None:
             return []
         out = []
         for div in self.event.divisions.values():
-            rnd, table, provisional = standings_now(div, self._game_of)
+            now = round_standings(div, self._game_of)
+            play = now.in_play
             out.append(
                 {
                     "division": div.spec.name,
-                    "round": rnd,
-                    "provisional": provisional,
-                    # the same words as the console's and event standings' (one function)
-                    "label": standings_label(div, rnd, live=provisional),
-                    "rows": [
-                        {
-                            "rank": r.rank,
-                            "name": div.name(r.seed),
-                            "wins": r.wins,
-                            "losses": r.losses,
-                            "spread": r.spread,
-                        }
-                        for r in table
-                    ],
+                    "round": now.complete,
+                    "label": now.label,
+                    "rows": _rows(div, now.standings),
+                    "in_play": None
+                    if play is None or play.standings is None
+                    else {
+                        "round": play.round,
+                        "label": play.label,
+                        "rows": _rows(div, play.standings),
+                    },
                 }
             )
         return out
@@ -193,6 +196,27 @@ class VenueModel:
                 self._watchers.discard(queue)
                 continue
             queue.put_nowait(doc)
+
+
+def _rows(div: DivisionState, table: list[Standing]) -> list[dict[str, Any]]:
+    return [
+        {
+            "rank": r.rank,
+            "name": div.name(r.seed),
+            "wins": r.wins,
+            "losses": r.losses,
+            "spread": r.spread,
+        }
+        for r in table
+    ]
+
+
+def _winner(result: object) -> int | None:
+    """The seat that won a game over (None: in play, a tie, or both lost)."""
+    if not isinstance(result, dict):
+        return None
+    winner = result.get("winner")
+    return winner if isinstance(winner, int) else None
 
 
 def _json(payload: bytes) -> dict[str, Any] | None:

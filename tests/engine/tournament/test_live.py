@@ -7,9 +7,9 @@ from __future__ import annotations
 from engine.events import ClockPressed, Event, GameStarted, Resigned, TilesPlaced
 from engine.rules.replay import replay as replay_game
 from engine.rules.replay import report
-from engine.tournament.live import TableGame, standings_now
+from engine.tournament.live import TableGame, round_standings, standings_label
 from engine.tournament.pairing.draw import draw
-from engine.tournament.records import Created
+from engine.tournament.records import Created, Paired, Result
 from engine.tournament.state import replay
 
 KOTH = """
@@ -65,9 +65,13 @@ def test_an_unsigned_resignation_counts_as_ruled_and_a_game_in_play_as_it_stands
     )
     assert not playing.over
     games = {frozenset(g.players): g for g in (resigned, playing)}
-    rnd, rows, provisional = standings_now(div, lambda a, b: games.get(frozenset((a, b))))
-    assert (rnd, provisional) == (1, True)
-    got = {div.name(r.seed): (r.wins, r.losses, r.spread) for r in rows}
+    now = round_standings(div, lambda a, b: games.get(frozenset((a, b))))
+    assert (now.complete, now.label) == (0, "before round 1")
+    assert now.in_play is not None
+    assert (now.in_play.round, now.in_play.results, now.in_play.games) == (1, 0, 2)
+    assert now.in_play.standings is not None
+    assert all(r.wins == 0 and r.spread == 0 for r in now.standings)  # no round complete
+    got = {div.name(r.seed): (r.wins, r.losses, r.spread) for r in now.in_play.standings}
     assert got == {
         # by the table's ruling: the resigner loses by the forfeit spread (NZASP 10.2)
         "Ann Able": (1, 0, 50),
@@ -76,3 +80,39 @@ def test_an_unsigned_resignation_counts_as_ruled_and_a_game_in_play_as_it_stands
         "Dee Dunn": (1, 0, 32),
         "Cid Cole": (0, 1, -32),
     }
+
+
+EVE = '  { name = "Eve Eng", rating = 1400 },\n'
+FIVE = KOTH.removesuffix("]\n") + EVE + "]\n"
+
+
+def test_after_round_n_is_the_complete_rounds_and_a_bye_is_no_result_to_wait_for() -> None:
+    event = replay(
+        [
+            Created(FIVE),
+            Paired("A", 1, ((1, 2), (3, 4), (5, 0))),
+            Result("A", 1, 1, 2, (400, 300)),
+            Result("A", 1, 3, 4, (350, 340)),
+            Paired("A", 2, ((1, 3), (2, 5), (4, 0))),
+            Result("A", 2, 1, 3, (420, 300)),
+        ]
+    )
+    div = event.division("A")
+    now = round_standings(div)  # the CLI's: no tables
+    assert (now.complete, now.label) == (1, "after round 1")
+    assert now.standings == div.standings(1)  # round 2's result in is not counted
+    assert now.in_play is not None
+    assert now.in_play.text == "round 2 in play: 1 of 2 results in"  # the bye is no game
+    assert now.in_play.standings is None
+    assert standings_label(div, 1) == "after round 1"
+    assert standings_label(div, 2) == (
+        "through round 2, the results in so far (round 2 in play: 1 of 2 results in)"
+    )
+    # the console's and the page's: the same block, and the round in play apart
+    live = round_standings(div, lambda a, b: None)
+    assert (live.complete, live.standings) == (1, now.standings)
+    assert live.in_play is not None
+    assert live.in_play.standings == div.standings(2)
+    event.apply(Result("A", 2, 2, 5, (300, 310)))
+    done = round_standings(div)
+    assert (done.label, done.in_play) == ("after round 2", None)

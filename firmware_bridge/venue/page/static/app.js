@@ -54,27 +54,36 @@ function draw(name) {
   for (const seat of [0, 1]) {
     const left = remaining(entry, seat);
     const running = d.clocks[seat] && d.clocks[seat].running && d.online && !linkDown;
-    html += `<div class="seat${running ? " running" : ""}" data-seat="${seat}">` +
+    const won = d.winner === seat ? " won" : "";  // who won, as the table ruled it
+    html += `<div class="seat${running ? " running" : ""}${won}" data-seat="${seat}">` +
       `<span>${esc(players[seat])}</span><span>${d.scores ? esc(d.scores[seat]) : ""}</span>` +
       `<span class="clock${left != null && left < 0 ? " over" : ""}">` +
       `${left == null ? "" : clockText(left)}</span></div>`;
   }
+  // worded by the server (a game over: who won and why, never the bare scores)
   html += `<div class="phase">${esc(d.phase_text)}</div>`;
   el.innerHTML = html;
+}
+
+function standingsTable(division, label, rows, block) {
+  // label: worded by the server, as the console and the CLI word it
+  let html = `<table data-division="${esc(division)}" data-block="${block}">` +
+    `<caption>Division ${esc(division)}, ${esc(label)}</caption>` +
+    "<tr><th>#</th><th>W-L</th><th>spread</th><th></th></tr>";
+  for (const r of rows) {
+    html += `<tr><td>${r.rank}</td><td>${r.wins}-${r.losses}</td>` +
+      `<td>${r.spread > 0 ? "+" : ""}${r.spread}</td><td class="player">${esc(r.name)}</td></tr>`;
+  }
+  return html + "</table>";
 }
 
 function standings(divisions) {
   const box = document.getElementById("standings");
   let html = "";
   for (const d of divisions || []) {
-    const when = d.label;  // worded by the server, as the console and the CLI word it
-    html += `<table data-division="${esc(d.division)}"><caption>Division ${esc(d.division)}, ` +
-      `${esc(when)}</caption><tr><th>#</th><th>W-L</th><th>spread</th><th></th></tr>`;
-    for (const r of d.rows) {
-      html += `<tr><td>${r.rank}</td><td>${r.wins}-${r.losses}</td>` +
-        `<td>${r.spread > 0 ? "+" : ""}${r.spread}</td><td class="player">${esc(r.name)}</td></tr>`;
-    }
-    html += "</table>";
+    // after the complete rounds; the round in play apart, labelled as such
+    html += standingsTable(d.division, d.label, d.rows, "after");
+    if (d.in_play) html += standingsTable(d.division, d.in_play.label, d.in_play.rows, "in-play");
   }
   box.innerHTML = html;
 }
