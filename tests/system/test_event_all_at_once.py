@@ -17,10 +17,14 @@ seconds to see a change; nothing sleeps a fixed time):
   broker, the game each table's log started (round, table, players), the console's
   event screen and the page's table cards;
 - each game signed: its result and winner in the table's log (replayed), the
-  event's log (``event show``), the console's event screen, and the standings on
-  the console and the page (the same rows under the same words);
-- each round's end and each correction: the standings and their label ("after
-  round N") in ``event standings``, the console and the page, and the wins and
+  event's log (``event show``), the console's event screen;
+- every step (a round published, each game signed, each round's end, each
+  correction): the standings "after round N" (the complete rounds only) the same,
+  label and rows, in ``event standings``, the console and the page, and the round
+  in play apart: the CLI says how many of its results are in (a bye is none to
+  wait for), the console and the page show it as it stands, the same rows, the two
+  players of the game just signed with what their games gave them;
+- each round's end and each correction: the "after round N" rows are the wins and
   spread the table logs (and the correction) give.
 """
 
@@ -223,26 +227,34 @@ def cli_standings(text: str) -> tuple[str, list[Row]]:
     return head[1], standings_rows(text.splitlines())
 
 
-def console_standings(text: str) -> tuple[str, list[Row]]:
-    """The console's event screen: its standings' label and rows."""
-    _, _, tail = text.partition("\nStandings ")
+def console_standings(text: str, block: str = "") -> tuple[str, list[Row]]:
+    """The console's event screen: the label and rows of its first standings block
+    ("after round N"), or of the one whose label starts with ``block``."""
+    _, _, tail = text.partition("\nStandings " + block)
     label, _, rest = tail.partition("\n")
     rows = rest.split("\n\n")[0].splitlines()
-    return label, standings_rows(rows)
+    return block + label, standings_rows(rows)
 
+
+IN_PLAY = "with round "
+"""How the console's and the page's block of the round in play begins."""
 
 PAGE_STANDINGS = """JSON.stringify([...document.querySelectorAll('#standings table')].map(t => [
-  t.querySelector('caption').textContent,
+  t.dataset.block, t.querySelector('caption').textContent,
   [...t.querySelectorAll('tr')].slice(1).map(r => [...r.cells].map(c => c.textContent))]))"""
 
 
-async def page_standings(page: Page) -> tuple[str, list[Row]]:
+async def page_standings(page: Page) -> dict[str, tuple[str, list[Row]]]:
+    """The page's standings blocks: ``after`` (round N) and ``in-play``."""
     got = json.loads(await page.eval(PAGE_STANDINGS) or "[]")
-    if not got:
-        return "", []
-    [(caption, rows)] = got
-    assert caption.startswith("Division A, "), caption
-    return caption.removeprefix("Division A, "), [(r, wl, int(s), n) for r, wl, s, n in rows]
+    out = {}
+    for block, caption, rows in got:
+        assert caption.startswith("Division A, "), caption
+        out[block] = (
+            caption.removeprefix("Division A, "),
+            [(r, wl, int(s), n) for r, wl, s, n in rows],
+        )
+    return out
 
 
 async def settled(what: str, probe: Callable[[], Any]) -> None:
@@ -323,20 +335,33 @@ async def test_every_view_agrees_after_every_step(tmp_path: Path, venue_broker: 
             sign = 0 if winner is None else (1 if winner == seat else -1)
             spread[name] = spread.get(name, 0) + sign * margin
 
-    async def standings_agree(label: str) -> None:
-        """``event standings``, the console and the page: the same label and rows, and
-        the rows are what the games gave."""
-        cli_label, cli_rows = cli_standings(await shell("standings", log))
-        assert cli_label == label
+    async def standings_agree(label: str, in_play: str | None = None) -> None:
+        """``event standings``, the console and the page: the same "after round N"
+        block (label and rows), and the CLI's line on the round in play (None: none
+        is in play, and the console and the page show no block for it)."""
+        text = await shell("standings", log)
+        cli_label, cli_rows = cli_standings(text)
+        assert cli_label == label, text
+        said = [ln.strip() for ln in text.splitlines() if " in play: " in ln]
+        assert said == ([in_play] if in_play else []), text
+
+        async def probe() -> bool | object:
+            pages = await page_standings(page)
+            views = (console_standings(screen()), pages.get("after"))
+            live = (IN_PLAY in screen(), "in-play" in pages)
+            return (
+                all(v == (label, cli_rows) for v in views) and live == (bool(in_play),) * 2
+            ) or (views, live)
+
+        await settled(f"the standings {label} ({in_play})", probe)
+
+    async def standings_counted(label: str) -> None:
+        """At a round's end: the three agree, and the rows are what the games gave."""
+        await standings_agree(label)
+        _, cli_rows = cli_standings(await shell("standings", log))
         assert {n: (float(wl.split("-")[0]), s) for _, wl, s, n in cli_rows} == {
             n: (wins[n], spread[n]) for n in wins
         }
-
-        async def probe() -> bool | object:
-            views = (console_standings(screen()), await page_standings(page))
-            return all(v == (label, cli_rows) for v in views) or views
-
-        await settled(f"the standings {label}", probe)
 
     async with (
         served(venue_broker, tmp_path / "tables") as start_tables,
@@ -405,8 +430,10 @@ async def test_every_view_agrees_after_every_step(tmp_path: Path, venue_broker: 
                 )
 
             await settled(f"round {rnd}'s games on the page", on_page)
+            before = f"after round {rnd - 1}" if rnd > 1 else "before round 1"
+            await standings_agree(before, f"round {rnd} in play: 0 of {len(games)} results in")
             # --- each game, signed in turn
-            for t, (a, b) in games.items():
+            for done, (t, (a, b)) in enumerate(games.items(), start=1):
                 n = int(t[1:])
                 resign = (rnd, t) == (1, "t2")
                 boards[t].say(*game_lines(rnd, n, resign=resign))
@@ -439,11 +466,20 @@ async def test_every_view_agrees_after_every_step(tmp_path: Path, venue_broker: 
                 # is not refused for the corrected game: the correction stands
                 assert "not taken" not in screen()
 
+                if done == len(games):
+                    continue  # the round is complete: checked below
+                await standings_agree(
+                    before, f"round {rnd} in play: {done} of {len(games)} results in"
+                )
+
                 async def same(pair: tuple[str, str] = (a, b)) -> object:
-                    """The console and the page: the same standings, in which the two
-                    players have what their games so far gave them (no other game of
-                    theirs is in play)."""
-                    views = (console_standings(screen()), await page_standings(page))
+                    """The console and the page: the same round in play as it stands, in
+                    which the two players have what their games so far gave them (no
+                    other game of theirs is in play)."""
+                    pages = await page_standings(page)
+                    views = (console_standings(screen(), IN_PLAY), pages.get("in-play"))
+                    if views[1] is None:
+                        return views
                     got = {n: (float(wl.split("-")[0]), s) for _, wl, s, n in views[1][1]}
                     want = {n: (wins[n], spread[n]) for n in pair}
                     return (views[0] == views[1] and all(got.get(n) == want[n] for n in pair)) or (
@@ -451,8 +487,8 @@ async def test_every_view_agrees_after_every_step(tmp_path: Path, venue_broker: 
                         want,
                     )
 
-                await settled(f"the standings after {key}", same)
-            await standings_agree(f"after round {rnd}")
+                await settled(f"round {rnd} as it stands after {key}", same)
+            await standings_counted(f"after round {rnd}")
             if rnd == 1:  # --- a correction: t3's scores were typed wrong at the table
                 a, b = games["t3"]
                 old = event_now()[f"1:{a}:{b}"]
@@ -464,9 +500,12 @@ async def test_every_view_agrees_after_every_step(tmp_path: Path, venue_broker: 
                 assert f"table   t3: {a} (first) v {b}  400 to 410" in await shell("show", log)
                 line = f"  t3  {a} (first) v {b}: 400 to 410  result in"
                 await settled("the correction on the console", shown(line))
-                await standings_agree("after round 1")
+                await standings_counted("after round 1")
         # the tables' logs taken again from the shell: every game is in already (the
         # corrected one as corrected), and the log the console and the shell both
         # appended to is whole, up to the anchor the last publish sent the tables
         assert await shell("results", log, tmp_path / "tables") == ""
-        assert "nothing cut or rewritten" in await shell("verify", log, "--broker", director)
+        # records 1..N as the last publish anchored them; the last round's results came
+        # after it, and verify says they are not covered by that anchor
+        verified = await shell("verify", log, "--broker", director)
+        assert re.search(r"records 1\.\.\d+ are as anchored", verified), verified
