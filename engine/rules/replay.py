@@ -138,6 +138,12 @@ def report(
     doc = {
         "variant": state.variant.name if state.variant else None,
         "players": list(state.players),
+        # which game this is: the log's game count and the event's round, division and
+        # table from its start (a rematch at the same table is another game)
+        "games": state.games,
+        "round": state.round,
+        "division": state.division,
+        "table": state.table,
         "mode": state.mode,
         "phase": state.phase.value,
         "phase_text": state.describe_phase(),

@@ -27,7 +27,6 @@ the screens and the keys.
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar
@@ -47,7 +46,7 @@ from engine.errors import EngineError
 from engine.events import Event
 from engine.tournament.scores import score_text
 from terminal_ui.director.config import DirectorConfig
-from terminal_ui.director.event import EventDesk, signed_result
+from terminal_ui.director.event import EventDesk, game_identity, signed_result
 from terminal_ui.director.exports import (
     ExportReport,
     KnownGame,
@@ -266,9 +265,8 @@ class DirectorApp(App[int]):
             doc = snap.doc
             if doc is not None and signed_result(doc):
                 key = f"{topics.venue}/{topics.table}"
-                state = doc["state"]
-                version = json.dumps([state["players"], state["result"]])
-                if self._event_versions.get(key) != version:  # once per signed result
+                version = game_identity(doc)
+                if self._event_versions.get(key) != version:  # once per signed game
                     self._event_versions[key] = version
                     self._fetch_for_event(key, version)
 

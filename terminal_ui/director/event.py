@@ -8,6 +8,7 @@ signed result (broker), and asks it for the text of the event screen.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -24,7 +25,7 @@ from engine.tournament.scores import result_text, score_text
 from engine.tournament.state import DivisionState, EventState
 from terminal_ui.director.rows import Row
 
-__all__ = ["EventDesk", "signed_result"]
+__all__ = ["EventDesk", "game_identity", "signed_result"]
 
 
 def signed_result(doc: dict[str, object]) -> bool:
@@ -33,6 +34,18 @@ def signed_result(doc: dict[str, object]) -> bool:
     if not isinstance(state, dict):
         return False
     return state.get("result") is not None and state.get("signed") == [True, True]
+
+
+def game_identity(doc: dict[str, object]) -> str:
+    """Which signed game a table's published state shows, for asking for its log once
+    per game: its round, division and table, the log's game count and the result. A
+    KOTH rematch at the same table with the same result in a later round is another
+    game (another round, another count), so its log is asked for again."""
+    state = doc.get("state")
+    if not isinstance(state, dict):
+        return ""
+    fields = ("round", "division", "table", "games", "players", "result")
+    return json.dumps([state.get(f) for f in fields])
 
 
 class EventDesk:
