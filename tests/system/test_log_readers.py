@@ -27,6 +27,7 @@ import json
 import subprocess
 import sys
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from engine.events import Resigned, Signed, decode_event
@@ -160,8 +161,14 @@ async def test_readers_during_play_lose_no_acknowledged_event(
                 text = await by.get_log_text(topics)
                 assert len(text.splitlines()) == len(acked), by.desk
 
+            def sees_table(by: DirectorLink) -> bool:
+                snap = by.tables.get(topics)
+                return snap is not None and snap.doc is not None
+
             for by in (link, hub.link):
-                await by.session.wait_connected(5.0)
+                # the table's state on the broker: it listens for commands by then (a
+                # command sent before the table subscribes is lost, and times out)
+                await wait_for(partial(sees_table, by), f"{by.desk} to see t3")
             await get_log(link)  # the table's own process reads its log first
             for read in cli_readers(log, events, lambda: len(acked)):
                 press()
