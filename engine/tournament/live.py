@@ -79,7 +79,9 @@ def phase_words(rep: Mapping[str, Any]) -> str:
     scores = (int(res["scores"][0]), int(res["scores"][1]))
     winner = res.get("winner")
     spread = int(res.get("spread") or 0)
-    words = result_text(names, scores, winner, str(res.get("reason") or ""), spread)
+    recorded = res.get("spread_recorded") is not False  # TOR-11: no spread to say
+    reason = str(res.get("reason") or "")
+    words = result_text(names, scores, winner, reason, spread, spread_recorded=recorded)
     return f"game over: {words}"
 
 

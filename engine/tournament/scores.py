@@ -70,6 +70,7 @@ def result_text(
     spread: int,
     *,
     short: bool = False,
+    spread_recorded: bool = True,
 ) -> str:
     """A game's result in words, the one way every screen, file and the clock's own
     display word it: who won first, then why, then each player's score by name.
@@ -78,6 +79,8 @@ def result_text(
     the game's end (``out``, ``resigned``, ``forfeit``, ``lateness``, ``bye``,
     ``absent``, ...; ``""`` for a game with no ending known). Scores are named
     winner first. ``short`` leaves out the parenthesis (the clock's narrow line).
+    Where the variant records no spread (Toronto, TOR-11: match points only) no
+    spread is said (``spread_recorded`` False).
 
     A game decided by its scores: ``Ann Able wins 420 to 388, spread 32``, the
     winner's score first. A game decided by rule (a resignation, a forfeit: the
@@ -87,13 +90,14 @@ def result_text(
     """
     order = (0, 1) if winner != 1 else (1, 0)  # the winner's first, as in "wins 420 to 388"
     each = "scores " + ", ".join(f"{names[s]} {scores[s]}" for s in order)
+    by_rule = f"spread {spread} by rule" if spread_recorded else ""
     if reason == "bye" and winner is not None:
-        head, tail = f"{names[winner]} wins: a bye", f"spread {spread} by rule"
+        head, tail = f"{names[winner]} wins: a bye", by_rule
     elif reason == "absent":
         head, tail = "nobody wins: neither player came", f"{each}; no spread"
     elif reason in _LOST and winner is not None:
         head = f"{names[winner]} wins: {names[1 - winner]} {_LOST[reason]}"
-        tail = f"{each}; spread {spread} by rule"
+        tail = f"{each}; {by_rule}" if by_rule else each
     else:
         ended = _ENDED.get(reason, "a forfeit" if reason in _LOST else "")
         if winner is None:
@@ -102,7 +106,8 @@ def result_text(
             head = f"{names[winner]} wins {score_text(scores[winner], scores[1 - winner])}"
             if short:
                 return head
-            head, tail = f"{head}, spread {spread}", ended
+            head = f"{head}, spread {spread}" if spread_recorded else head
+            tail = ended
     if short or not tail:
         return head
     return f"{head} ({tail})"

@@ -192,7 +192,14 @@ def _at_table(row: Row, game: TableGame, first: str) -> str:
     res = row.result
     if res is not None:
         scores = (int(res["scores"][0]), int(res["scores"][1]))
-        words = result_text(row.players, scores, res["winner"], str(res["reason"]), res["spread"])
+        words = result_text(
+            row.players,
+            scores,
+            res["winner"],
+            str(res["reason"]),
+            res["spread"],
+            spread_recorded=res.get("spread_recorded") is not False,  # TOR-11: no spread
+        )
         unsigned = [name for name, done in zip(row.players, game.signed, strict=True) if not done]
         return f"{words}; not signed yet by {' and '.join(unsigned)}" if unsigned else words
     sa, sb = row.scores if row.players[0] == first else row.scores[::-1]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from engine.tournament.records import Created, Paired, Record, Result, Withdrew
 from engine.tournament.report import results_report, standings_lines
+from engine.tournament.scores import result_text
 from engine.tournament.state import EventState, replay
 
 EVENT = """
@@ -66,3 +67,16 @@ def test_the_standings_mark_byes_and_withdrawals() -> None:
     assert marks["Cid"].endswith("Cid Cole  (round 1: bye)")
     assert marks["Gus"].endswith("Gus Gray  (withdrew from round 2)")
     assert marks["Ann"].endswith("Ann Ames")  # a game over the board is not marked
+
+
+def test_a_result_where_no_spread_is_recorded_says_none() -> None:
+    names = ("Gus Gray", "Ann Ames")
+    assert result_text(names, (10, 20), 0, "forfeit", 50, spread_recorded=False) == (
+        "Gus Gray wins: Ann Ames forfeited (scores Gus Gray 10, Ann Ames 20)"
+    )
+    assert result_text(names, (300, 250), 0, "out", 50, spread_recorded=False) == (
+        "Gus Gray wins 300 to 250"
+    )
+    assert result_text(names, (10, 20), 0, "forfeit", 50) == (
+        "Gus Gray wins: Ann Ames forfeited (scores Gus Gray 10, Ann Ames 20; spread 50 by rule)"
+    )
