@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import uuid
 from os import PathLike
 from pathlib import Path
 from types import TracebackType
@@ -133,7 +134,7 @@ class EventLedger:
         where = Path(path)
         if where.exists():
             raise LogError(f"{str(where)!r} already exists: an event's log is made once")
-        first = Created(event_text, source)
+        first = Created(event_text, source, uuid.uuid4().hex)  # this log's own event id
         replay([first])  # refuses a bad event file before the file is made
         try:
             conn = _connect(where, "rwc")

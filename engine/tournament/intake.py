@@ -191,6 +191,11 @@ def _other_event(state: EventState, start: GameStarted) -> str | None:
     a game naming no event (started by hand) is matched by its pairing alone."""
     if start.event_id and state.id and start.event_id != state.id:
         named = start.event or start.event_id
+        if named.casefold() == state.spec.name.casefold():  # two events of one name
+            return (
+                f"a game of another event named {named!r} (id {start.event_id}; "
+                f"this event's is {state.id})"
+            )
         return f"a game of event {named!r}, not of {state.spec.name!r}"
     if start.event is not None and start.event.casefold() != state.spec.name.casefold():
         return f"a game of event {start.event!r}, not of {state.spec.name!r}"

@@ -30,6 +30,9 @@ class Created(msgspec.Struct, frozen=True, tag="created"):
     event: str
     """The event file's text (TOML)."""
     source: str = ""
+    made: str = ""
+    """A unique id the log was made with (random), so two logs made from one event
+    file (a rehearsal and the day) are two events: the event's id hashes it."""
 
 
 class Entered(msgspec.Struct, frozen=True, tag="entered"):

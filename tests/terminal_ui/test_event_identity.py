@@ -86,3 +86,15 @@ async def test_a_game_started_by_hand_names_no_event_and_is_matched_as_before(
     assert code == 0, err
     code, _, err = run(capsys, "event", "results", walk, t1)  # the same result: a no-op
     assert code == 0, err
+
+
+async def test_another_event_of_the_same_name_is_told_by_its_id(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    walk = new_event(tmp_path)
+    (tmp_path / "again").mkdir()
+    twin = new_event(tmp_path / "again")  # the same file made into a log again: a new id
+    assert read_event(twin).id != read_event(walk).id
+    t1 = await played(tmp_path / "twin_t1.sqlite", f"{twin}@t1")
+    line = refused(*run(capsys, "event", "results", walk, t1)[::2])
+    assert f"a game of another event named 'Club night' (id {read_event(twin).id};" in line
