@@ -53,7 +53,7 @@ def test_the_anchor_goes_with_the_log_and_verify_checks_it(
     # verify: intact, and still holding what was anchored earlier
     code, out, _ = run(capsys, "event", "verify", log, "--anchor", m[1])
     assert code == 0
-    assert "record 2 is as anchored" in out
+    assert "records 1..2 are as anchored by --anchor; records after 2" in out
     # the earlier copy passes verify alone, and fails against the later anchor
     code, out, _ = run(capsys, "event", "verify", early)
     assert code == 0
