@@ -149,6 +149,21 @@ def _bad_input(args: argparse.Namespace) -> str | None:
             check_player(player_name(args.name, "late entry"), args.rating, "late entry")
         except EngineError as exc:
             return str(exc)
+    if args.event_command == "import":
+        from engine.tournament.spec import MAX_ROUNDS, SYSTEMS
+
+        if args.rounds is not None and not 1 <= args.rounds <= MAX_ROUNDS:
+            return f"--rounds {args.rounds}: expected 1-{MAX_ROUNDS}"
+        if args.system not in SYSTEMS:
+            return f"--system {args.system!r}: expected one of {', '.join(SYSTEMS)}"
+    if getattr(args, "anchor", None) is not None:
+        from clock.event.ledger import parse_anchor
+        from clock.log.eventlog import LogError
+
+        try:
+            parse_anchor(args.anchor)
+        except LogError as exc:
+            return str(exc)  # quotes the anchor as typed
     watch = getattr(args, "watch", None)
     if watch is not None and not 0 < watch < 86_400:  # NaN and inf too: sleep refuses them
         return f"--watch {watch}: the seconds between passes, more than 0 and under a day"

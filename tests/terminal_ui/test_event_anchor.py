@@ -75,7 +75,7 @@ def test_a_bad_anchor_is_one_line(
     run(capsys, "event", "new", tmp_path / "club.toml", "-o", log)
     before = log.read_bytes()
     code, _, err = run(capsys, "event", "verify", log, "--anchor", bad)
-    assert code == 1
+    assert code == 2  # a malformed argument (docs/tournament.md: exit codes)
     assert err.splitlines() == [
         f"rackclock event verify: {bad!r} is not an anchor: expected COUNT:HASH as event "
         "pair prints it (e.g. 12:9f2c4e7a01b3d5c6, at least 12 hex digits)"

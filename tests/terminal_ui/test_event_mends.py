@@ -152,6 +152,8 @@ def test_the_venue_page_refuses_an_event_log_that_is_not_sqlite_at_the_start(
         (("enter", "{log}", "Zoe\nZed", "1500", "--round", "2"), 2, "a control character"),
         (("enter", "{log}", "ann  ABLE", "1500", "--round", "2"), 1, "'ann ABLE' is already"),
         (("results", "{log}", "t.sqlite", "--division", "Z"), 1, "no division 'Z' (the event has"),
+        (("verify", "{log}", "--anchor", "xyz"), 2, "'xyz' is not an anchor"),
+        (("pair", "{log}", "--round", "3"), 1, "division 'A' has rounds 1-2, not 3"),
         (
             ("publish", "{log}", "--broker", "mqtt://127.0.0.1:9"),
             2,
@@ -178,6 +180,25 @@ def test_arguments_are_refused_with_one_line_and_the_conventional_code(
     assert expected in line, line
     assert got == code, err
     assert verify_ledger(log) == before
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (("--rounds", "0"), "--rounds 0: expected 1-100"),
+        (("--rounds", "100000000"), "--rounds 100000000: expected 1-100"),
+        (("--system", "spiral"), "--system 'spiral': expected one of round-robin"),
+    ],
+)
+def test_import_refuses_bad_arguments_with_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: tuple[str, ...], expected: str
+) -> None:
+    tfile = tmp_path / "a.t"
+    tfile.write_text("Able, Ann 1800\nBaker, Ben 1700\n", encoding="iso-8859-1")
+    code, _, err = run(capsys, "event", "import", tmp_path / "e.sqlite", tfile, *args)
+    assert expected in refused(code, err)
+    assert code == 2
+    assert not (tmp_path / "e.sqlite").exists()
 
 
 def test_a_second_withdrawal_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
