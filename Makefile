@@ -33,7 +33,7 @@ typecheck: setup
 	$(VENV)/bin/mypy
 
 pytest: setup system-deps
-	REQUIRE_SYSTEM_DEPS=1 $(VENV)/bin/pytest $(PYTEST_ARGS)
+	REQUIRE_SYSTEM_DEPS=1 $(VENV)/bin/pytest $(or $(PYTEST_ARGS),-n 2)
 
 test: lint typecheck pytest
 
