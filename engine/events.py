@@ -45,6 +45,7 @@ __all__ = [
     "TilesDrawn",
     "TilesPlaced",
     "TimeChecked",
+    "TurnCorrected",
     "TurnScored",
     "VerdictAppealed",
     "decode_event",
@@ -247,6 +248,22 @@ class TurnScored(_Base, tag="turn_scored", frozen=True, kw_only=True):
     player: int
     score: int
     first_letter: str = ""
+    turn: int = 0
+    """The player's turn (1-based) the entry is meant for: refused unless it is the
+    player's next unscored turn, so an entry never lands on another turn; 0 (logs
+    written before entries named their turn) scores the next unscored turn."""
+
+
+class TurnCorrected(_Base, tag="turn_corrected", frozen=True, kw_only=True):
+    """Scoresheet mode: the scorekeeper corrects a turn already scored (``score`` and
+    ``first_letter`` replace the entry), or takes back the player's last entry
+    (``undo``: the turn is unscored again). Refused once a player has signed."""
+
+    player: int
+    turn: int
+    score: int = 0
+    first_letter: str = ""
+    undo: bool = False
 
 
 class EndRacks(_Base, tag="end_racks", frozen=True, kw_only=True):
@@ -347,6 +364,7 @@ Event = (
     | Resumed
     | ClockRestarted
     | TurnScored
+    | TurnCorrected
     | EndRacks
     | Resigned
     | Forfeited

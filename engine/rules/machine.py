@@ -35,11 +35,21 @@ from engine.events import (
     ServiceRestarted,
     Signed,
     TimeChecked,
+    TurnCorrected,
     TurnScored,
     VerdictAppealed,
 )
 from engine.rules.authority import check_authority
-from engine.rules.procedures import challenge, clockrules, dispute, draw, ending, overdraw, turn
+from engine.rules.procedures import (
+    challenge,
+    clockrules,
+    correction,
+    dispute,
+    draw,
+    ending,
+    overdraw,
+    turn,
+)
 from engine.rules.procedures.common import LOG_RULE, rule
 from engine.rules.procedures.deadline import advance, next_deadline
 from engine.rules.state import GameState, Phase
@@ -57,6 +67,7 @@ _HANDLERS: dict[type, Callable[[GameState, Any, int], GameState]] = {
     **dispute.HANDLERS,
     **clockrules.HANDLERS,
     **ending.HANDLERS,
+    **correction.HANDLERS,
 }
 
 
@@ -80,7 +91,7 @@ def apply(state: GameState, event: Event, t: int | None = None) -> GameState:
     state = advance(state, now)
     check_authority(state, event)
     if state.phase is Phase.OVER and not isinstance(
-        event, (Adjusted, TimeChecked, ServiceRestarted, Signed)
+        event, (Adjusted, TimeChecked, ServiceRestarted, Signed, TurnCorrected)
     ):
         raise Refusal(f"the game is over ({state.end_reason})", rule(state, "end_rule"))
     if state.phase is Phase.END_RACKS and not isinstance(
@@ -95,6 +106,7 @@ def apply(state: GameState, event: Event, t: int | None = None) -> GameState:
             Forfeited,
             ServiceRestarted,
             TurnScored,
+            TurnCorrected,
             ResultDeclared,
             VerdictAppealed,
         ),

@@ -25,6 +25,7 @@ __all__ = [
     "Play",
     "Result",
     "Ruling",
+    "SheetEntry",
     "Turn",
     "TurnKind",
     "Verdict",
@@ -169,6 +170,17 @@ class Turn(msgspec.Struct, frozen=True):
     back, when named (kept out of ``text``, which the table shows)."""
 
 
+class SheetEntry(msgspec.Struct, frozen=True):
+    """Scoresheet mode: one scored turn as the scorekeeper entered it."""
+
+    letter: str
+    """The play's first letter, or empty."""
+    score: int
+    """The points the turn counts."""
+    withdrawn: bool = False
+    """Scored 0 because the play was withdrawn (the entry's own score did not count)."""
+
+
 class Result(msgspec.Struct, frozen=True):
     """How the game ended."""
 
@@ -272,6 +284,9 @@ class GameState(msgspec.Struct, frozen=True):
     """Scoresheet mode: turns each player had ended when locked out; later ones score 0."""
     verdict: Verdict | None = None
     """The last challenge's verdict while it may still be appealed."""
+    sheet: tuple[tuple[SheetEntry, ...], tuple[SheetEntry, ...]] = ((), ())
+    """Scoresheet mode: each player's scored turns in order (turn ``i`` is ``[i - 1]``),
+    so an entry can be taken back or corrected."""
 
     def opponent(self, player: int) -> int:
         """The other seat."""

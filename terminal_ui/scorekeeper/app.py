@@ -35,6 +35,7 @@ modules of their own. This module is the app.
 from __future__ import annotations
 
 import contextlib
+from dataclasses import replace
 from typing import ClassVar
 
 from textual import on, work
@@ -48,7 +49,7 @@ from textual.widgets import Input, Label, Static
 from clock.device.emulated import EmulatedClock
 from clock.log.files import load_log
 from clock.table.service import Ack, Status, TableService, Update
-from clock.table.session import SessionError, TableSpec
+from clock.table.session import SessionError, TableSession, TableSpec, starts_a_game
 from engine.errors import EngineError
 from engine.events import (
     Adjudicated,
@@ -62,26 +63,35 @@ from engine.events import (
     Passed,
     Resumed,
     Signed,
+    TurnCorrected,
     TurnScored,
 )
 from engine.rules.state import GameState, Phase
 from firmware_bridge.host.devices import open_table
 from terminal_ui.scorekeeper.config import ScorekeeperConfig
-from terminal_ui.scorekeeper.entry import Entry, alias_command, describe_event, parse_entry
+from terminal_ui.scorekeeper.entry import (
+    Entry,
+    alias_command,
+    describe_event,
+    parse_entry,
+    parse_fix,
+)
 from terminal_ui.scorekeeper.sheet_text import phase_line, ruling_text, sheet_lines, target_text
 from terminal_ui.scorekeeper.turn_book import (
     AUTO_ZERO,
     SCORING_PHASES,
     TurnBook,
     TurnRef,
-    locked_out,
+    entry_event,
+    undo_event,
     unscored_before_racks,
 )
 from terminal_ui.scorekeeper.widgets import ResultScreen, SheetClock
 from terminal_ui.shared.command_input import CommandInput
 from terminal_ui.shared.help import HelpScreen, help_text
-from terminal_ui.shared.keys import bindings
+from terminal_ui.shared.keys import CLOCK_KEYS, bindings
 from terminal_ui.shared.link import show_link
+from terminal_ui.shared.start import QuitScreen, StartScreen, start_screen
 from terminal_ui.shared.theme import HIGH_CONTRAST
 from terminal_ui.shared.ticker import Ticker
 from terminal_ui.table.commands import CommandError, HelpWanted, Preview, interpret
@@ -118,6 +128,11 @@ class ScorekeeperApp(App[int]):
         )
         """Redraws the clocks when what they show changes; idle while no clock runs."""
         self._result: ResultScreen | None = None
+        self.session: TableSession | None = None
+        self._start: StartScreen | None = None
+        """The start screen while it is up: a clock key starts the game."""
+        self._left = 0
+        """The number of the game ctrl+N left (its result is not shown again)."""
 
     # --- layout ------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -184,13 +199,35 @@ class ScorekeeperApp(App[int]):
         except (SessionError, EngineError, OSError) as exc:
             self.exit(2, message=f"rackclock scorekeeper: {exc}")
             return
+        self.session = session
         self.service, self.emulated = session.service, session.emulated
         self.service.add_listener(self._on_commit)
-        async with session:
-            if session.started is not None:
-                self.show_ack(session.started)
+        await session.open()
+        try:
+            if starts_a_game(self.service.state, new_game=cfg.new_game):
+                self.show_start(spec)
             async for update in self.service.subscribe():
                 self.on_update(update)
+        finally:
+            await session.stop()
+
+    def show_start(self, spec: TableSpec) -> None:
+        """The table terminal's start screen: the clock starts at a clock key, so the
+        scorekeeper reading it costs no player any time (TOR-7)."""
+        self._start = start_screen(spec, CLOCK_KEYS)
+        self.push_screen(self._start)
+
+    async def start_game(self) -> None:
+        """A clock key on the start screen: the game starts, and with it the clock."""
+        if self.session is None or self._start is None:
+            return
+        start, self._start = self._start, None
+        await self.session.begin()
+        if self.session.started is not None:
+            self.show_ack(self.session.started)
+        if start.is_attached:
+            start.dismiss()
+        self.query_one("#entry", Input).focus()
 
     def _on_commit(self, update: Update) -> None:
         """Every commit, in order (never dropped): keep the turn book."""
@@ -207,7 +244,8 @@ class ScorekeeperApp(App[int]):
         self.draw()
 
     def _auto_score(self) -> None:
-        """Passes, exchanges and locked-out turns score 0: record them once reached."""
+        """Passes and exchanges score 0: record them once reached (a locked-out press
+        waits for the scorekeeper's entry: see AUTO_ZERO)."""
         st = self.state
         if st.phase not in SCORING_PHASES:
             return
@@ -218,7 +256,7 @@ class ScorekeeperApp(App[int]):
             key = (st.games, p, index)
             if key not in self._auto_sent:
                 self._auto_sent.add(key)
-                self.submit(TurnScored(player=p, score=0))
+                self.submit(TurnScored(player=p, score=0, turn=index))
 
     def submit(self, event: Event) -> None:
         """Send a command to the service; its answer shows when committed."""
@@ -274,7 +312,7 @@ class ScorekeeperApp(App[int]):
                 text = "\n".join(text.split("\n")[-room:])
             sheet.update(text)
         self.query_one("#rulings", Static).update(ruling_text(st.rulings))
-        if st.phase is Phase.OVER:
+        if st.phase is Phase.OVER and self._left != st.games and self._start is None:
             if self._result is None:
                 self._result = ResultScreen()
                 self.push_screen(self._result, self._result_closed)
@@ -322,6 +360,11 @@ class ScorekeeperApp(App[int]):
             if self.record(entry):
                 event.input.value = ""
             return
+        corrected = self.correct(text)
+        if corrected is not None:
+            if corrected:
+                event.input.value = ""
+            return
         try:
             result = interpret(alias_command(text), self.state, by="scorekeeper")
         except CommandError as exc:
@@ -345,19 +388,29 @@ class ScorekeeperApp(App[int]):
         )
 
     def record(self, entry: Entry) -> bool:
-        """Score a turn; False (with the reason shown) when it cannot be."""
-        st = self.state
-        target = self._entry_target(entry)
-        if target is None:
-            who = st.players[entry.player] if entry.player is not None else "anyone"
-            self.say(f"no turn of {who} to score now", "red")
+        """Score a turn; False (with the reason shown) when it cannot be. The entry is
+        sent bound to its turn: if that turn is scored meanwhile, it is refused."""
+        event = entry_event(self.state, self.book, entry, self.chosen)
+        if isinstance(event, str):
+            self.say(event, "red")
             return False
-        refusal = locked_out(st, target, entry)
-        if refusal is not None:
-            self.say(refusal, "red")
-            return False
-        self.submit(TurnScored(player=target.player, score=entry.score, first_letter=entry.letter))
+        self.submit(event)
         self.chosen = None
+        return True
+
+    def correct(self, text: str) -> bool | None:
+        """``undo`` or ``fix 1:3 q24``: the correction sent (True), refused here with the
+        reason shown (False), or None when ``text`` is no correction."""
+        if text.lower() == "undo":
+            event: TurnCorrected | str | None = undo_event(self.state, self.book)
+        else:
+            event = parse_fix(text)
+        if event is None:
+            return None
+        if isinstance(event, str):
+            self.say(event, "red")
+            return False
+        self.submit(event)
         return True
 
     def _may_end(self) -> bool:
@@ -368,7 +421,11 @@ class ScorekeeperApp(App[int]):
 
     # --- actions -----------------------------------------------------------------------
     def action_press(self, side: int) -> None:
-        """A player's clock key: the emulated clock's button; after the game, signing."""
+        """A player's clock key: the emulated clock's button; after the game, signing;
+        on the start screen, the start of the game."""
+        if self._start is not None:
+            self.run_worker(self.start_game(), group="start", exclusive=True)
+            return
         if self.state.phase is Phase.OVER:
             self.submit(Signed(player=side))
         elif self.emulated is not None:
@@ -417,6 +474,33 @@ class ScorekeeperApp(App[int]):
             self.screen.dismiss(None)  # F12 again closes it
         else:
             self.push_screen(HelpScreen(help_text("scorekeeper", SCORESHEET_COMMANDS)))
+
+    async def action_quit(self) -> None:
+        """Quit; mid-game, ask first and say how to resume (the table terminal's dialog)."""
+        if self.state.phase in (Phase.NOT_STARTED, Phase.OVER) or isinstance(
+            self.screen, QuitScreen
+        ):
+            self.exit(0)
+            return
+        resume = f"rackclock scorekeeper --log {self.config.log}"
+        self.push_screen(QuitScreen(resume), lambda quit_: self.exit(0) if quit_ else None)
+
+    def action_next_game(self) -> None:
+        """After the end: the next game, the same players in swapped seats (the one who
+        went second now starts), from its start screen, as the table terminal does."""
+        if self.state.phase is not Phase.OVER or self.session is None or self._start is not None:
+            return
+        old = self.session.spec
+        spec = replace(old, players=(old.players[1], old.players[0]), new_game=True)
+        self.session.spec = spec
+        self.config.players = spec.players
+        self.chosen = None
+        self._left = self.state.games
+        self.say("")
+        if self._result is not None and self._result.is_attached:
+            self._result.dismiss()
+        self._result = None
+        self.show_start(spec)
 
     def action_toggle_contrast(self) -> None:
         self.theme = "textual-dark" if self.theme == HIGH_CONTRAST.name else HIGH_CONTRAST.name

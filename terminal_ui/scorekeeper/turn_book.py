@@ -1,7 +1,9 @@
 """Which turns await a score: the order in which turns ended, across both players.
 
 The scorekeeper may lag behind play (TOR-1); the oldest turn not yet scored is
-scored first, whoever played it. Pure: no Textual.
+scored first, whoever played it. Each entry is sent bound to its turn (player and
+turn number), so an entry typed for one turn is never credited to another: if
+that turn was scored meanwhile, the engine refuses the entry. Pure: no Textual.
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine.errors import Refusal
-from engine.events import Event, Exchanged, GameStarted, Passed
+from engine.events import Event, Exchanged, GameStarted, Passed, TurnCorrected, TurnScored
 from engine.rules.machine import apply
 from engine.rules.state import GameState, Phase
 from terminal_ui.scorekeeper.entry import Entry
@@ -19,7 +21,9 @@ __all__ = [
     "SCORING_PHASES",
     "TurnBook",
     "TurnRef",
+    "entry_event",
     "locked_out",
+    "undo_event",
     "unscored_before_racks",
 ]
 
@@ -46,8 +50,11 @@ class TurnRef:
     after the player's clock passed the no-more-plays cutoff: it scores 0, TOR-8)."""
 
 
-AUTO_ZERO = ("pass", "exchange", "locked")
-"""How a turn ends when it scores 0 by itself, once the scorekeeper reaches it."""
+AUTO_ZERO = ("pass", "exchange")
+"""How a turn ends when it scores 0 by itself, once the scorekeeper reaches it. A
+locked-out press is not among them: to the scorekeeper it looks like a play, so
+the next entry is for it (a score refused with TOR-8, ``-`` recording its 0);
+scoring it silently would shift every later entry onto the wrong turn."""
 
 
 @dataclass
@@ -59,20 +66,27 @@ class TurnBook:
     """
 
     turns: list[TurnRef] = field(default_factory=list)
+    entries: list[tuple[int, int]] = field(default_factory=list)
+    """The turns scored, (player, turn), in the order they were scored."""
 
     def observe(self, before: GameState, event: Event, after: GameState) -> None:
         """Note the turn ``event`` ended, if any."""
         if isinstance(event, GameStarted):
             self.turns.clear()
+            self.entries.clear()
             return
+        if isinstance(event, TurnScored):
+            self.entries.append((event.player, after.scored[event.player]))
+        if isinstance(event, TurnCorrected) and event.undo:
+            self.entries.remove((event.player, event.turn))
         for p in (0, 1):
             if after.presses[p] > before.presses[p]:
-                if after.locked[p]:
-                    kind = "locked"
-                elif isinstance(event, Passed):
+                if isinstance(event, Passed):
                     kind = "pass"
                 elif isinstance(event, Exchanged):
                     kind = "exchange"
+                elif after.locked[p]:
+                    kind = "locked"
                 else:
                     kind = "play"
                 self.turns.append(TurnRef(p, after.presses[p], kind))
@@ -118,15 +132,53 @@ class TurnBook:
             if index <= state.presses[player]:
                 return TurnRef(player, index, self.kind(player, index))
             if state.turn == player:
-                return TurnRef(player, index, "in play")
+                return _in_play(state, player)
             return None
         pending = self.pending(state)
         if pending:
             return pending[0]
         p = state.turn
         if state.scored[p] == state.presses[p]:
-            return TurnRef(p, state.presses[p] + 1, "in play")
+            return _in_play(state, p)
         return None
+
+
+def _in_play(state: GameState, player: int) -> TurnRef:
+    """The turn ``player`` is playing: a locked-out player's scores 0 (TOR-8)."""
+    return TurnRef(
+        player, state.presses[player] + 1, "locked" if state.locked[player] else "in play"
+    )
+
+
+def entry_event(
+    state: GameState, book: TurnBook, entry: Entry, chosen: int | None = None
+) -> TurnScored | str:
+    """The event that records ``entry`` on the turn it is meant for (the player it
+    names, else ``chosen``, else the oldest unscored turn), bound to that turn; or why
+    it cannot be recorded."""
+    player = entry.player if entry.player is not None else chosen
+    target = book.target(state, player)
+    if target is None:
+        who = state.players[player] if player is not None else "anyone"
+        return f"no turn of {who} to score now"
+    refusal = locked_out(state, target, entry)
+    if refusal is not None:
+        return refusal
+    return TurnScored(
+        player=target.player, score=entry.score, first_letter=entry.letter, turn=target.index
+    )
+
+
+def undo_event(state: GameState, book: TurnBook) -> TurnCorrected | str:
+    """The correction taking back the scorekeeper's last entry (not a 0 the screen
+    recorded by itself for a pass or an exchange); or why there is none."""
+    for player, index in reversed(book.entries):
+        if book.kind(player, index) in AUTO_ZERO:
+            continue
+        if index != state.scored[player]:
+            break
+        return TurnCorrected(player=player, turn=index, undo=True)
+    return "no entry to take back; correct an earlier one with fix (fix 1:3 Q24)"
 
 
 def locked_out(state: GameState, target: TurnRef, entry: Entry) -> str | None:
@@ -136,7 +188,8 @@ def locked_out(state: GameState, target: TurnRef, entry: Entry) -> str | None:
         rule = state.variant.source("cutoff")
         return (
             f"{state.players[target.player]}'s turn {target.index} came after -1:01: "
-            f"no more plays, it scores 0 ({rule})"
+            f"no more plays, its play is taken off the board and the turn scores 0 "
+            f"({rule}); enter - for it"
         )
     return None
 

@@ -397,8 +397,18 @@ async def test_overtime_penalty_preview_and_lockout(tmp_path: Path) -> None:
             "Ann is LOCKED OUT (TOR-8: no more plays): Ann's press ends the turn as a pass "
             "scoring 0; a play not yet pressed is taken off the board"
         ) in text(app, "#phase")
-        # Ann's press is a pass: it scores 0 by itself, and a score is refused with the rule.
+        # Ann's press is a pass (TOR-8). To the scorekeeper it looks like a play: the
+        # next entry is for it. Its score is refused with the rule, never moved onto
+        # Ben's turn (the bug: Ann's k30 was credited to Ben), and - records its 0.
         await press_clock(pilot, 0)
+        await type_entry(pilot, "k30")
+        await until(pilot, lambda: "TOR-8" in text(app, "#feedback"), "the refusal")
+        assert "Ann's turn 2 came after -1:01" in text(app, "#feedback")
+        assert "enter - for it" in text(app, "#feedback")
+        assert app.state.scored == (1, 1)
+        assert app.state.scores == (30, 10)
+        app.query_one("#entry", Input).value = ""  # a refused entry stays on the line
+        await type_entry(pilot, "-")
         st = await scored(pilot, (2, 1))
         assert st.scores == (30, 10)
         assert "2 -    +0    30" in text(app, "#sheet0")

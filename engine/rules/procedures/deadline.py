@@ -10,7 +10,7 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from engine.clocktext import clock_text
-from engine.rules.procedures.common import LIVE, rule, ruled, set_pair, variant_of
+from engine.rules.procedures.common import LIVE, add_pair, line, rule, ruled, set_pair, variant_of
 from engine.rules.procedures.ending import end_game, finish
 from engine.rules.state import GameState, Phase, Ruling
 
@@ -69,8 +69,40 @@ def advance(state: GameState, t: int) -> GameState:
                 f"{name}'s play on the board is removed with the clock paused",
             ),
         )
+    scores = state.scores
+    sheet = state.sheet
+    if state.mode == "scoresheet" and state.scored[seat] > state.presses[seat]:
+        # The turn in play was scored before its press: its play was on the board at
+        # the cutoff and is taken off (TOR-8), so the entry stays on that turn at 0.
+        entry = sheet[seat][-1]
+        scores = add_pair(scores, seat, -entry.score)
+        sheet = set_pair(sheet, seat, (*sheet[seat][:-1], replace(entry, score=0)))
+        rulings = (
+            *rulings,
+            Ruling(
+                deadline,
+                rule(state, "cutoff"),
+                f"{name}'s turn {state.scored[seat]} ({entry.letter or '-'} {entry.score}) "
+                "was not pressed by the cutoff: it scores 0",
+            ),
+        )
+    history = state.history
+    if scores != state.scores:
+        history = line(
+            state,
+            deadline,
+            seat,
+            "rescored",
+            f"fix {state.scored[seat]}",
+            scores[seat] - state.scores[seat],
+            scores,
+            clock,
+        )
     st = replace(
         state,
+        scores=scores,
+        sheet=sheet,
+        history=history,
         locked=locked,
         # TOR-8: the turns ended so far may still be scored; later ones score 0.
         locked_presses=set_pair(state.locked_presses, seat, state.presses[seat]),

@@ -41,7 +41,7 @@ from engine.rules.procedures.common import (
     variant_of,
 )
 from engine.rules.procedures.ending import end_game, scoreless_check
-from engine.rules.state import GameState, Phase, Play, Ruling, TurnKind
+from engine.rules.state import GameState, Phase, Play, Ruling, SheetEntry, TurnKind
 from engine.rules.variant import load_variant
 
 __all__ = ["DRIFT_RULE", "HANDLERS", "out_play", "pressed", "start"]
@@ -423,6 +423,14 @@ def _turn_scored(state: GameState, ev: TurnScored, t: int) -> GameState:
         )
     p = ev.player
     index = state.scored[p] + 1
+    if ev.turn and ev.turn != index:
+        # An entry is bound to the turn it was typed for: if that turn was scored
+        # meanwhile (or is not yet reached) it is refused, never moved to another turn.
+        said = "is already scored" if ev.turn < index else "is not the next to score"
+        raise Refusal(
+            f"{state.players[p]}'s turn {ev.turn} {said}: the next to score is turn {index}",
+            rule(state, "mode"),
+        )
     # The scorekeeper may lag (TOR-1) but scores only turns played, or the one being
     # played by the player on turn.
     if index > state.presses[p] + (1 if state.turn == p else 0):
@@ -432,15 +440,20 @@ def _turn_scored(state: GameState, ev: TurnScored, t: int) -> GameState:
             rule(state, "mode" if variant_of(state).mode == "scoresheet" else "turn_rule"),
         )
     if state.locked[p] and index > state.locked_presses[p] and ev.score:
-        # TOR-8: from -1:01 on no more plays; a turn ended after it is a pass.
+        # TOR-8: "When your clock reaches -1:01, you may make no more plays. If a
+        # partially or completely executed play is on the board when your clock
+        # passes -1:00, it should be removed from the board." A turn ended after it
+        # is a pass: its play does not count, and the entry is refused, not moved.
         raise Refusal(
             f"{state.players[p]}'s turn {index} came after "
-            f"{clock_text(-variant_of(state).cutoff_overtime_ms)}: no more plays, it scores 0",
+            f"{clock_text(-variant_of(state).cutoff_overtime_ms)}: no more plays, "
+            "its play is taken off the board and the turn scores 0",
             rule(state, "cutoff"),
         )
     score = ev.score
     st = state
-    if state.voided[p] == index:
+    withdrawn = state.voided[p] == index
+    if withdrawn:
         score = 0
         st = replace(
             st,
@@ -458,10 +471,12 @@ def _turn_scored(state: GameState, ev: TurnScored, t: int) -> GameState:
         last = replace(last, score=score, move=letter)
     # Scoreless turns count from the turns (passes, exchanges, withdrawals), not from
     # score entries, which may come late.
+    entry = SheetEntry(letter, score, withdrawn)
     return replace(
         st,
         scores=scores,
         scored=add_pair(st.scored, p, 1),
+        sheet=set_pair(st.sheet, p, (*st.sheet[p], entry)),
         last=last,
         history=line(st, t, p, "scored", letter, score, scores, st.clock),
     )

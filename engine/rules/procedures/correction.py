@@ -1,0 +1,122 @@
+"""The scorekeeper's corrections (scoresheet mode): an entry taken back or corrected.
+
+TOR-1 makes the scorekeeper, not the players, responsible for the scoresheet, so a
+slip of the scorekeeper's is mended by the scorekeeper: the last entry taken back
+(the turn is unscored again) or an earlier entry corrected, each logged as its own
+event. Once a player has signed, the sheet is the signed result: a change is then
+the director's (an adjustment).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from msgspec.structs import replace
+
+from engine.errors import Refusal
+from engine.events import TurnCorrected
+from engine.rules.procedures.common import add_pair, line, refuse_player, rule, ruled, set_pair
+from engine.rules.state import GameState, Phase, Result, SheetEntry
+
+__all__ = ["HANDLERS", "shifted"]
+
+
+def shifted(result: Result, player: int, delta: int) -> Result:
+    """``result`` with ``delta`` points more for ``player``: winner and spread follow."""
+    final = add_pair(result.scores, player, delta)
+    winner = None if final[0] == final[1] else (0 if final[0] > final[1] else 1)
+    # A forfeit, a bye or a resignation keeps its declared spread.
+    fixed = result.reason in ("forfeit", "lateness", "bye", "resigned")
+    spread = result.spread if fixed else abs(final[0] - final[1])
+    return replace(result, scores=final, winner=winner, spread=spread)
+
+
+def _corrected(state: GameState, ev: TurnCorrected, t: int) -> GameState:
+    refuse_player(state, ev.player)
+    if state.mode != "scoresheet":
+        raise Refusal("board mode scores each play from the board", rule(state, "mode"))
+    if any(state.signed):
+        raise Refusal(
+            "the result is signed: the scoresheet is closed; the director adjusts a score",
+            rule(state, "signature_rule"),
+        )
+    p = ev.player
+    name = state.players[p]
+    sheet = state.sheet[p]
+    if not 1 <= ev.turn <= len(sheet):
+        raise Refusal(
+            f"{name}'s turn {ev.turn} is not scored (scored: {len(sheet)} turns)",
+            rule(state, "mode"),
+        )
+    old = sheet[ev.turn - 1]
+    letter = ev.first_letter.upper()
+    if len(letter) > 1 or (letter and not letter.isalpha()):
+        raise Refusal(
+            f"first letter must be one letter, got {ev.first_letter!r}", rule(state, "mode")
+        )
+    if ev.undo:
+        if ev.turn != len(sheet):
+            raise Refusal(
+                f"only {name}'s last entry (turn {len(sheet)}) can be taken back; "
+                f"correct turn {ev.turn} instead",
+                rule(state, "mode"),
+            )
+        if state.phase is Phase.OVER:
+            raise Refusal(
+                "the game is over: every turn stays scored; correct the entry instead",
+                rule(state, "mode"),
+            )
+        delta = -old.score
+        new_sheet = sheet[:-1]
+        text = f"{name}'s turn {ev.turn} ({old.letter or '-'} {old.score}) taken back"
+        st = replace(
+            state,
+            scored=add_pair(state.scored, p, -1),
+            # A withdrawn play's turn stays withdrawn when it is scored again.
+            voided=set_pair(state.voided, p, ev.turn) if old.withdrawn else state.voided,
+        )
+    else:
+        # A withdrawn play scores 0 whatever is entered (the challenge rule).
+        score = 0 if old.withdrawn else ev.score
+        delta = score - old.score
+        new_sheet = (
+            *sheet[: ev.turn - 1],
+            SheetEntry(letter, score, old.withdrawn),
+            *sheet[ev.turn :],
+        )
+        text = (
+            f"{name}'s turn {ev.turn} corrected: {old.letter or '-'} {old.score} "
+            f"-> {letter or '-'} {score}"
+        )
+        st = state
+    scores = add_pair(st.scores, p, delta)
+    last = st.last
+    if last is not None and last.player == p and last.index == ev.turn:
+        last = replace(last, score=0 if ev.undo else old.score + delta)
+    st = replace(
+        st,
+        scores=scores,
+        sheet=set_pair(st.sheet, p, new_sheet),
+        last=last,
+        rulings=ruled(st, t, "mode", f"the scorekeeper: {text}"),
+        history=line(
+            st,
+            t,
+            p,
+            "rescored",
+            f"{'undo' if ev.undo else 'fix'} {ev.turn}",
+            delta,
+            scores,
+            st.clock,
+        ),
+    )
+    if state.phase is Phase.OVER and state.result is not None:
+        st = replace(st, result=shifted(state.result, p, delta))
+    return st
+
+
+HANDLERS: dict[type, Callable[[GameState, Any, int], GameState]] = {
+    TurnCorrected: _corrected,
+}
+"""The events this module handles."""
