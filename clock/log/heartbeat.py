@@ -5,6 +5,11 @@ clock in a small sidecar file (written whole and renamed into place, so it is
 never half-written). After a crash, the restarted service knows when it was
 last alive: the time from then to now is the gap nobody may be charged for.
 The wall clock only bridges a reboot, when the monotonic origin moves.
+
+A director's ruling made offline (:mod:`clock.log.ruling`, on a log no service
+holds) writes the sidecar too, marked ``writer: director``: it ties the ruling's
+table time to the wall clock, so the next ruling is stamped when it is made
+(:func:`ruling_time`). Such a sidecar never says a service is running.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ __all__ = [
     "boot_id",
     "now_from",
     "read_alive",
+    "ruling_time",
     "table_now",
     "write_alive",
 ]
@@ -44,6 +50,8 @@ class Alive:
     """The raw monotonic clock (ms) when it was written."""
     boot: str = ""
     """The kernel's boot id then: a different one means the machine restarted."""
+    writer: str = "service"
+    """``service`` (the running table's heartbeat) or ``director`` (an offline ruling)."""
 
 
 def boot_id() -> str:
@@ -59,15 +67,26 @@ def alive_path(log_path: str | os.PathLike[str]) -> Path:
     return Path(f"{os.fspath(log_path)}.alive")
 
 
-def write_alive(log_path: str | os.PathLike[str], t: int, *, boot: str | None = None) -> None:
-    """Record that the service is alive at table time ``t``."""
+def write_alive(
+    log_path: str | os.PathLike[str],
+    t: int,
+    *,
+    boot: str | None = None,
+    wall_ms: int | None = None,
+    writer: str = "service",
+) -> None:
+    """Record that table time ``t`` is now: the service is alive (``writer``
+    ``service``), or a director ruled offline at ``t`` at the wall time ``wall_ms``
+    (``director``: no monotonic reading, the console's clock is the wall's)."""
     path = alive_path(log_path)
     tmp = path.with_name(path.name + ".tmp")
+    service = writer == "service"
     doc = {
         "t": t,
-        "wall_ms": time.time_ns() // 1_000_000,
-        "mono_ms": time.monotonic_ns() // 1_000_000,
-        "boot": boot_id() if boot is None else boot,
+        "wall_ms": time.time_ns() // 1_000_000 if wall_ms is None else wall_ms,
+        "mono_ms": time.monotonic_ns() // 1_000_000 if service else None,
+        "boot": (boot_id() if boot is None else boot) if service else "",
+        "writer": writer,
     }
     tmp.write_text(json.dumps(doc), encoding="utf-8")
     os.replace(tmp, path)
@@ -83,6 +102,7 @@ def read_alive(log_path: str | os.PathLike[str]) -> Alive | None:
             int(doc["wall_ms"]),
             int(mono) if mono is not None else None,
             str(doc.get("boot", "")),
+            str(doc.get("writer", "service")),
         )
     except (OSError, ValueError, KeyError, TypeError):
         return None
@@ -106,6 +126,26 @@ def now_from(alive: Alive | None, state: GameState, wall_ms: int) -> tuple[int, 
     if alive is None:
         return state.t, False
     since = wall_ms - alive.wall_ms
-    if 0 <= since <= LIVE_WINDOW_MS:
+    if alive.writer == "service" and 0 <= since <= LIVE_WINDOW_MS:
         return max(state.t, alive.t + since), True
     return max(state.t, alive.t), False
+
+
+def ruling_time(alive: Alive | None, state: GameState, wall_ms: int) -> int:
+    """The table time of a ruling made at the wall time ``wall_ms`` on a log no service
+    holds: the last sign of life (the service's heartbeat, or the last offline
+    ruling's) moved on by the wall clock since, so rulings made 20 s apart are 20 s
+    apart in the log.
+
+    Except while a player's clock runs in the log: the service that ran it is gone, so
+    nobody's clock has run since its last sign of life (the restarted service charges
+    that gap to nobody: ServiceRestarted), and the ruling is stamped there, charging
+    the player nothing. Without any sign of life, the log's last event is the latest
+    instant known.
+    """
+    if alive is None:
+        return state.t
+    clock = state.clock
+    if clock.running is not None and not clock.neutral:
+        return max(state.t, alive.t)
+    return max(state.t, alive.t + max(0, wall_ms - alive.wall_ms))

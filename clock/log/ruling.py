@@ -1,9 +1,21 @@
-"""A director's ruling made away from the table, written through the log's one writer.
+"""A director's ruling made away from the table, on a log no table service holds.
 
-The ruling is checked with the engine on the log's state at the table's time
-now (:func:`clock.log.heartbeat.table_now`) and appended only if the rules allow
+A log has one writer (:mod:`clock.log.lock`). While a table service runs on the
+log it holds the log's lock, and a ruling here is refused, saying who holds it:
+the ruling goes to that table over the venue broker instead (the console's broker
+mode), where the service itself checks and logs it. Writing beside a running
+service is what lost a table's press (issue 20): the service keeps the log's last
+seq and hash in memory (``EventLog._tail``), its next append extends a head that
+is no longer the file's, the log's ``events_in_chain`` trigger aborts it, and the
+press is neither logged nor shown, while the service's state never learns the
+ruling.
+
+On a log no service holds, the ruling takes the lock for the moment it writes,
+is checked with the engine on the log's state at the time it is made
+(:func:`clock.log.heartbeat.ruling_time`) and appended only if the rules allow
 it, by :meth:`clock.log.eventlog.EventLog.append`, so it joins the same hash
-chain as every event the table made.
+chain as every event the table made; the sidecar then records its time against
+the wall clock, for the next ruling.
 
 A JSON Lines file (the hub's archive) has no chain of its own. Its ruling goes
 into the chained SQLite log beside it, ``<file>.chain``, made from the JSON
@@ -18,6 +30,7 @@ new one is made from the file.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 from pathlib import Path
@@ -26,13 +39,14 @@ from msgspec.structs import replace
 
 from clock.log.eventlog import EventLog, LogError, export_jsonl, import_jsonl
 from clock.log.files import is_sqlite, load_log
-from clock.log.heartbeat import table_now
+from clock.log.heartbeat import read_alive, ruling_time, write_alive
+from clock.log.lock import WriterLock
 from engine.errors import Refusal
 from engine.events import Event
 from engine.rules.machine import apply
 from engine.rules.replay import replay
 
-__all__ = ["append_ruling", "chain_path"]
+__all__ = ["OFFLINE_ADVICE", "append_ruling", "chain_path"]
 
 
 def chain_path(jsonl: Path) -> Path:
@@ -40,36 +54,47 @@ def chain_path(jsonl: Path) -> Path:
     return jsonl.with_name(jsonl.name + ".chain")
 
 
-def append_ruling(path: Path, event: Event, wall_ms: int) -> tuple[bool, str]:
+OFFLINE_ADVICE = "rule from the console connected to the venue broker, or stop the table first"
+"""What a console refused offline can do instead."""
+
+
+def append_ruling(
+    path: Path, event: Event, wall_ms: int, *, writer: str = "rackclock director"
+) -> tuple[bool, str]:
     """Check the director's ``event`` on the log's current state with the engine, then
     append it (made by the director, whatever it says).
 
-    It is stamped at the table's time now. Returns whether it was appended, and
-    the answer in words (the reason and rule if refused). A running table
-    service must not be writing the same file: it would not know of the event.
+    It is stamped at the table time of the wall time ``wall_ms`` (when it is made).
+    Returns whether it was appended, and the answer in words (the reason and rule if
+    refused).
 
     Raises:
+        LogHeld: A table service holds the log (it is running on it).
         OSError, EngineError: The file cannot be read or written.
     """
-    events, bad = load_log(path)
-    state, _ = replay(events)
-    now, _ = table_now(path, state, wall_ms)
-    stamped = replace(event, t=max(now, state.t), actor="director")
-    try:
-        apply(state, stamped)
-    except Refusal as exc:
-        return False, f"refused: {exc.reason} ({exc.rule})"
-    if is_sqlite(path):
-        with EventLog.open(path, create=False) as log:
-            seq = log.append(stamped)
-    else:
-        if bad:
-            line = bad[0]
-            raise LogError(
-                f"{str(path)!r} line {line.line}: {line.reason}; a ruling needs every line"
-                " readable (mend the file, or rule on the table's SQLite log)"
-            )
-        seq = _append_beside(path, stamped)
+    with WriterLock(path, writer, OFFLINE_ADVICE):
+        events, bad = load_log(path)
+        state, _ = replay(events)
+        now = ruling_time(read_alive(path), state, wall_ms)
+        stamped = replace(event, t=now, actor="director")
+        try:
+            apply(state, stamped)
+        except Refusal as exc:
+            return False, f"refused: {exc.reason} ({exc.rule})"
+        if is_sqlite(path):
+            with EventLog.open(path, create=False) as log:
+                seq = log.append(stamped)
+        else:
+            if bad:
+                line = bad[0]
+                raise LogError(
+                    f"{str(path)!r} line {line.line}: {line.reason}; a ruling needs every line"
+                    " readable (mend the file, or rule on the table's SQLite log)"
+                )
+            seq = _append_beside(path, stamped)
+        # Only a help to the next ruling's time: the ruling is on disk either way.
+        with contextlib.suppress(OSError):
+            write_alive(path, now, wall_ms=wall_ms, writer="director")
     return True, f"accepted: {type(event).__name__} (#{seq}), appended to {path}"
 
 

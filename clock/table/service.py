@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -49,6 +50,7 @@ from clock.device.interface import (
 from clock.files import register_variant_files
 from clock.log.eventlog import EventLog
 from clock.log.heartbeat import boot_id, read_alive, write_alive
+from clock.log.lock import WriterLock
 from clock.table.display import beeps_due, display_text, next_display_change
 from clock.timeline import MonotonicTimeline, Timeline
 from engine import GameState, Phase, Refusal, Rejected, apply, next_deadline, replay
@@ -200,6 +202,14 @@ def _told(item: _Item) -> None:
         log.exception("the device's acknowledgement failed")
 
 
+def _program() -> str:
+    """This program as its user typed it (``rackclock serve``), for the lock file."""
+    argv = sys.argv
+    if argv and Path(argv[0]).name == "rackclock" and len(argv) > 1:
+        return f"rackclock {argv[1]}"
+    return "a table service"
+
+
 # The pause button toggles. Whether it neutralizes or resumes is decided when it
 # is committed, not when it arrives, so two quick presses pause and resume.
 _PAUSE = Neutralized(by="clock", reason="pause button")
@@ -219,6 +229,7 @@ class TableService:
         log_refused: bool = True,
         heartbeat_ms: int = 1000,
         wall_ms: Callable[[], int] | None = None,
+        writer: str | None = None,
     ) -> None:
         self.log_path = Path(log_path)
         """The SQLite event log."""
@@ -241,7 +252,10 @@ class TableService:
         """Device status."""
         self.rejected_on_load: list[Rejected] = []
         """Log lines the rules refused when the log was replayed at start."""
+        self.writer = writer or _program()
+        """Who holds the log, in the lock file (``rackclock serve``)."""
         self._log: EventLog | None = None
+        self._lock: WriterLock | None = None
         self._disk = ThreadPoolExecutor(1, thread_name_prefix="table.log")
         """The one thread that commits: an fsync never holds up the event loop."""
         self._queue: asyncio.Queue[_Item | None] = asyncio.Queue()
@@ -274,11 +288,21 @@ class TableService:
         """Open the log, rebuild the game, neutralize a game that was interrupted,
         and start the writer, device, deadline and heartbeat tasks."""
         created = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-        self._log = EventLog.open(self.log_path, created=created)
-        events = list(self._log.events())
-        register_variant_files(ev for _, ev in events)
-        self.state, self.rejected_on_load = replay(events)
-        self._recover()
+        # The one writer of the log (clock/log/lock.py): another service, or a director's
+        # console ruling offline, is refused while this one runs (LogHeld).
+        self._lock = WriterLock(self.log_path, self.writer)
+        try:
+            self._log = EventLog.open(self.log_path, created=created)
+            events = list(self._log.events())
+            register_variant_files(ev for _, ev in events)
+            self.state, self.rejected_on_load = replay(events)
+            self._recover()
+        except BaseException:
+            if self._log is not None:
+                self._log.close()
+                self._log = None
+            self._release()
+            raise
         self._running = True
         self._tasks.append(asyncio.create_task(self._writer(), name="table.writer"))
         if self.device is not None:
@@ -310,6 +334,12 @@ class TableService:
             self._log.close()
             self._log = None
         self._disk.shutdown(wait=True)
+        self._release()
+
+    def _release(self) -> None:
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
 
     def _recover(self) -> None:
         """After a restart: the time the service was down is charged to nobody."""
