@@ -110,7 +110,8 @@ class ResultScreen(ModalScreen[None]):
             yield Static("", id="result")
             yield Static("", id="signed")
             yield Label(
-                "[dim]Players confirm with their clock key ([ left, ] right). Esc closes.[/dim]"
+                "[dim]Players confirm with their clock key ([ left, ] right). Esc closes;\n"
+                "ctrl+N: the next game, the same players in swapped seats.[/dim]"
             )
 
     def on_mount(self) -> None:

@@ -55,7 +55,7 @@ KEYMAP: tuple[Key, ...] = (
     Key("x", "export", "Export", ("director",), priority=False),
     Key("s", "event", "Event", ("director",), priority=False),
     Key("ctrl+b", "toggle_board", "Board", ("table",)),
-    Key("ctrl+n", "next_game", "Next game", ("table",)),
+    Key("ctrl+n", "next_game", "Next game", ("table", "scorekeeper")),
     Key("ctrl+t", "toggle_contrast", "Contrast", ("table", "scorekeeper", "director")),
     Key("f12", "help", "Help", ("table", "scorekeeper", "director")),
     Key("ctrl+q", "quit", "Quit", ("table", "scorekeeper", "director")),

@@ -32,7 +32,6 @@ from textual.markup import escape
 from textual.widgets import Footer, Header, Input, Static
 
 from clock.device.emulated import EmulatedClock
-from clock.files import load_variant
 from clock.table.service import Ack, Status, TableService, Update
 from clock.table.session import (
     SessionError,
@@ -43,7 +42,7 @@ from clock.table.session import (
     same_game,
     starts_a_game,
 )
-from engine.clocktext import clock_text
+from engine.clocktext import penalty_rate
 from engine.errors import EngineError
 from engine.events import Adjudicated, Challenged, Event, Signed
 from engine.rules.procedures.common import penalty
@@ -55,6 +54,7 @@ from terminal_ui.shared.command_input import CommandInput
 from terminal_ui.shared.help import HelpScreen, help_text
 from terminal_ui.shared.keys import CLOCK_KEYS, bindings, key_label
 from terminal_ui.shared.link import show_link
+from terminal_ui.shared.start import start_screen
 from terminal_ui.shared.theme import HIGH_CONTRAST, STYLESHEET
 from terminal_ui.shared.ticker import Ticker
 from terminal_ui.shared.widgets import BoardView, PlayerClock, history_lines, ruling_lines
@@ -183,26 +183,7 @@ class TableApp(App[int]):
 
     def show_start(self, spec: TableSpec) -> None:
         """The start screen for the game ``spec`` describes."""
-        variant = load_variant(spec.variant)
-        mode = spec.mode or variant.mode
-        device = {"emulated": "emulated (the clock keys)", "none": "none"}.get(
-            spec.clock, spec.clock
-        )
-        lines = [
-            ("Left", f"{spec.players[0]}  (clock key {key_label(self.config.clock_keys[0])})"),
-            ("Right", f"{spec.players[1]}  (clock key {key_label(self.config.clock_keys[1])})"),
-            ("Rules", variant.title),
-            ("Time", f"{clock_text(variant.initial_ms)} each"),
-            ("Starts", spec.players[spec.first]),
-            ("Mode", mode),
-            ("Clock", device),
-            ("Log", str(spec.log)),
-        ]
-        if spec.round is not None:
-            place = f"round {spec.round}" + (f", division {spec.division}" if spec.division else "")
-            lines.insert(0, ("Event", place + (f", table {spec.table}" if spec.table else "")))
-        either = " or ".join(key_label(k).split(" / ")[0] for k in self.config.clock_keys)
-        self._start = StartScreen(lines, spec.players[spec.first], either)
+        self._start = start_screen(spec, self.config.clock_keys)
         self.push_screen(self._start)
 
     async def start_game(self) -> None:
@@ -270,6 +251,7 @@ class TableApp(App[int]):
                 penalty=penalty(st, seat, now),
                 turn=st.turn == seat and st.phase is Phase.PLAYING,
                 key=keys[seat],
+                penalty_rate=penalty_rate(st.variant) if st.variant is not None else "",
             )
 
     def draw(self) -> None:

@@ -1,12 +1,12 @@
 """The table terminal's dialogs: picking the words to challenge, the adjudication both
-players watch, and the end of the game with the players' signatures."""
+players watch, and the end of the game with the players' signatures. The start and quit
+dialogs are the scorekeeper's too (:mod:`terminal_ui.shared.start`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import ClassVar
 
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -17,6 +17,7 @@ from textual.widgets import Label, SelectionList, Static
 from engine.play.lexicon import Verdict, WordList
 from engine.rules.state import GameState
 from engine.tournament.scores import result_text
+from terminal_ui.shared.start import QuitScreen, StartScreen
 
 __all__ = ["AdjudicationScreen", "ChallengeScreen", "QuitScreen", "StartScreen", "SummaryScreen"]
 
@@ -144,59 +145,3 @@ class SummaryScreen(ModalScreen[None]):
         self.state = st
         for signed in self.query("#signed").results(Static):
             signed.update(self._signed_text(st))
-
-
-class StartScreen(ModalScreen[None]):
-    """Before the game: who plays, under which rules and time control, who starts, the
-    mode and the clock. The clock starts only when a clock key is pressed (the app's
-    clock keys start the game and close this screen), as at a real table."""
-
-    def __init__(self, lines: list[tuple[str, str]], starts: str, key: str) -> None:
-        super().__init__()
-        self.lines = lines
-        self.starts = starts
-        self.key = key
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="dialog"):
-            yield Label("[b]A new game[/b]")
-            width = max(len(name) for name, _ in self.lines)
-            yield Static(
-                Text("\n".join(f"{n:<{width}}  {v}" for n, v in self.lines)),
-                id="start-facts",
-            )
-            yield Label(
-                Text(f"Press a clock key ({self.key}) to start {self.starts}'s clock.", "bold"),
-                id="start-key",
-            )
-            yield Label("F12: help   ctrl+Q: quit", classes="hint")
-
-
-class QuitScreen(ModalScreen[bool]):
-    """Quitting mid-game: the game is kept, and this says how to come back to it."""
-
-    DEFAULT_CSS = """
-    QuitScreen #dialog { width: 96%; }
-    """
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "dismiss(True)", "Quit", priority=True),
-        Binding("n,escape", "dismiss(False)", "Stay", priority=True),
-    ]
-
-    def __init__(self, resume: str) -> None:
-        super().__init__()
-        self.resume = resume
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="dialog"):
-            yield Label("[b]Quit while the game is on?[/b]")
-            yield Static(
-                Text(
-                    "The game is kept: every move is in its log. The clock stops counting\n"
-                    "while the table is closed; the game comes back neutralized.\n"
-                    f"Resume it with:\n  {self.resume}"
-                ),
-                id="quit-resume",
-            )
-            yield Label("y: quit   n / Escape: back to the game")

@@ -34,6 +34,7 @@ from terminal_ui.shared.assignment import AssignmentError, load_assignment
 from terminal_ui.table.app import TableApp
 from terminal_ui.table.config import TableConfig
 from tests.helpers import Broker
+from tests.terminal_ui.test_scorekeeper import started as sk_started
 
 RACKCLOCK = str(Path(sys.executable).parent / "rackclock")
 
@@ -354,10 +355,7 @@ async def test_the_scorekeeper_starts_with_the_assignment(tmp_path: Path) -> Non
     )
     app = ScorekeeperApp(cfg)
     async with app.run_test(size=(80, 24)) as pilot:
-        for _ in range(100):
-            if app.state.variant is not None:
-                break
-            await pilot.pause(0.02)
+        await sk_started(pilot)  # from its start screen, at a clock key
         assert app.state.players == ("Cid Cole", "Dee Dunn")
     with EventLog.open(tmp_path / "sk.sqlite", create=False) as glog:
         first = next(ev for _, ev in glog.events())

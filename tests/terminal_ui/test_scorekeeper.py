@@ -24,6 +24,7 @@ from terminal_ui.scorekeeper.app import ScorekeeperApp
 from terminal_ui.scorekeeper.config import ScorekeeperConfig
 from terminal_ui.scorekeeper.entry import Entry, parse_entry
 from terminal_ui.scorekeeper.widgets import ResultScreen, SheetClock
+from terminal_ui.shared.start import StartScreen
 from tests.helpers import until
 
 SIZE = (80, 24)
@@ -57,10 +58,19 @@ def digits(app: ScorekeeperApp, seat: int) -> str:
 
 
 async def started(pilot: Pilot[Any]) -> ScorekeeperApp:
-    """Wait for the game to start."""
+    """The game once started from its start screen with the left clock key, as at the
+    table (a resumed game has no start screen)."""
     app = pilot.app
     assert isinstance(app, ScorekeeperApp)
+    await until(
+        pilot,
+        lambda: app.state.variant is not None or isinstance(app.screen, StartScreen),
+        "the start screen or the game",
+    )
+    if isinstance(app.screen, StartScreen):
+        await pilot.press("f1")
     await until(pilot, lambda: app.state.phase is Phase.PLAYING, "the start")
+    await until(pilot, lambda: not isinstance(app.screen, StartScreen), "the game screen")
     return app
 
 
@@ -603,8 +613,10 @@ async def test_a_finished_game_reopens_with_its_result(tmp_path: Path) -> None:
         assert "Ben wins" in shown or "Ann" in shown
     third = make_app(tmp_path, tl, new_game=True)
     async with third.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: third.state.games == 2, "the new game, as asked")
-        assert third.state.phase is Phase.PLAYING
+        await until(pilot, lambda: isinstance(third.screen, StartScreen), "the start screen")
+        assert third.state.games == 1  # the new game starts at a clock key
+        await started(pilot)
+        assert third.state.games == 2
 
 
 def test_snapshot_high_contrast(snap_compare: Any, tmp_path: Path) -> None:

@@ -1,0 +1,120 @@
+"""The start and quit dialogs every table-side screen shares (the table terminal and
+the scorekeeper): the game is shown before its clock runs, and quitting mid-game
+asks first and says how to come back.
+
+The clock starts only at a clock key, as at a real table: a screen that opened
+with its clock running would cost the starting player every second spent
+reading it (TOR-7 counts them in overtime).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Label, Static
+
+from clock.files import load_variant
+from clock.table.session import TableSpec
+from engine.clocktext import clock_text
+from terminal_ui.shared.keys import key_label
+
+__all__ = ["QuitScreen", "StartScreen", "start_screen"]
+
+
+class StartScreen(ModalScreen[None]):
+    """Before the game: who plays, under which rules and time control, who starts, the
+    mode and the clock. The clock starts only when a clock key is pressed (the app's
+    clock keys start the game and close this screen), as at a real table."""
+
+    DEFAULT_CSS = """
+    StartScreen { align: center middle; }
+    StartScreen #dialog {
+        width: 72; height: auto; max-height: 90%;
+        border: thick $primary; background: $surface; padding: 1 2;
+    }
+    """
+
+    def __init__(self, lines: list[tuple[str, str]], starts: str, key: str) -> None:
+        super().__init__()
+        self.lines = lines
+        self.starts = starts
+        self.key = key
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Label("[b]A new game[/b]")
+            width = max(len(name) for name, _ in self.lines)
+            yield Static(
+                Text("\n".join(f"{n:<{width}}  {v}" for n, v in self.lines)),
+                id="start-facts",
+            )
+            yield Label(
+                Text(f"Press a clock key ({self.key}) to start {self.starts}'s clock.", "bold"),
+                id="start-key",
+            )
+            yield Label("F12: help   ctrl+Q: quit", classes="hint")
+
+
+def start_screen(spec: TableSpec, clock_keys: tuple[str, str]) -> StartScreen:
+    """The start screen of the game ``spec`` describes, its players' clock keys named.
+
+    Raises:
+        engine.errors.EngineError: The variant cannot be loaded.
+    """
+    variant = load_variant(spec.variant)
+    mode = spec.mode or variant.mode
+    device = {"emulated": "emulated (the clock keys)", "none": "none"}.get(spec.clock, spec.clock)
+    lines = [
+        ("Left", f"{spec.players[0]}  (clock key {key_label(clock_keys[0])})"),
+        ("Right", f"{spec.players[1]}  (clock key {key_label(clock_keys[1])})"),
+        ("Rules", variant.title),
+        ("Time", f"{clock_text(variant.initial_ms)} each"),
+        ("Starts", spec.players[spec.first]),
+        ("Mode", mode),
+        ("Clock", device),
+        ("Log", str(spec.log)),
+    ]
+    if spec.round is not None:
+        place = f"round {spec.round}" + (f", division {spec.division}" if spec.division else "")
+        lines.insert(0, ("Event", place + (f", table {spec.table}" if spec.table else "")))
+    either = " or ".join(key_label(k).split(" / ")[0] for k in clock_keys)
+    return StartScreen(lines, spec.players[spec.first], either)
+
+
+class QuitScreen(ModalScreen[bool]):
+    """Quitting mid-game: the game is kept, and this says how to come back to it."""
+
+    DEFAULT_CSS = """
+    QuitScreen { align: center middle; }
+    QuitScreen #dialog {
+        width: 96%; height: auto; max-height: 90%;
+        border: thick $primary; background: $surface; padding: 1 2;
+    }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "dismiss(True)", "Quit", priority=True),
+        Binding("n,escape", "dismiss(False)", "Stay", priority=True),
+    ]
+
+    def __init__(self, resume: str) -> None:
+        super().__init__()
+        self.resume = resume
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Label("[b]Quit while the game is on?[/b]")
+            yield Static(
+                Text(
+                    "The game is kept: every move is in its log. The clock stops counting\n"
+                    "while the table is closed; the game comes back neutralized.\n"
+                    f"Resume it with:\n  {self.resume}"
+                ),
+                id="quit-resume",
+            )
+            yield Label("y: quit   n / Escape: back to the game")
