@@ -9,7 +9,13 @@ annotation's ``24:28.5``, the director's ``+1:05.3`` offsets, a device's
 
 from __future__ import annotations
 
-__all__ = ["clock_text"]
+import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from engine.rules.variant import Variant
+
+__all__ = ["clock_text", "parse_clock_text", "penalty_rate"]
 
 
 def clock_text(ms: int, *, tenths: bool = False, plus: bool = False, minute_digits: int = 1) -> str:
@@ -43,3 +49,52 @@ def clock_text(ms: int, *, tenths: bool = False, plus: bool = False, minute_digi
     secs, rest = divmod(abs(ms), 1000)
     text = f"{sign}{secs // 60:0{minute_digits}d}:{secs % 60:02d}"
     return f"{text}.{rest // 100}" if tenths else text
+
+
+_CLOCK_RE = re.compile(r"\+?(?:(\d+):(?=\d\d:))?(\d+):(\d\d)(?:\.(\d{1,3}))?")
+
+
+def parse_clock_text(text: str) -> int:
+    """A time as people write it (``5:30``, ``+0:25.0``, ``1:02:03.5``) in milliseconds.
+
+    The form :func:`clock_text` prints with ``plus``/``tenths`` reads back: the
+    director types what the console shows. Digits after the point are a fraction
+    of a second (``0:25.05`` is 25 050 ms).
+
+    Raises:
+        ValueError: Not such a time, quoting ``text``.
+
+    >>> parse_clock_text("5:30"), parse_clock_text("+0:25.0"), parse_clock_text("1:02:03.5")
+    (330000, 25000, 3723500)
+    >>> parse_clock_text(clock_text(65_300, tenths=True, plus=True))
+    65300
+    """
+    m = _CLOCK_RE.fullmatch(text.strip())
+    if m is None or int(m.group(3)) >= 60 or (m.group(1) and int(m.group(2)) >= 60):
+        raise ValueError(
+            f"{text!r} is not a time: write m:ss, m:ss.t or h:mm:ss.t"
+            " (e.g. 0:25.0, 5:30, 1:02:03.5)"
+        )
+    hours, minutes, seconds, frac = m.groups()
+    ms = ((int(hours or 0) * 60 + int(minutes)) * 60 + int(seconds)) * 1000
+    return ms + (int((frac or "").ljust(3, "0")) if frac else 0)
+
+
+def penalty_rate(variant: Variant) -> str:
+    """How a variant counts the time penalty, in the words a screen puts beside it.
+
+    A clock shows whole seconds rounded toward zero, but "per second (or minute)
+    or part" counts every started one: -0:03.4 reads ``-0:03`` and costs 4
+    points at one point a second (TOR-7). The screen says so, so a player is not
+    surprised. Counted at the clock's resolution (``penalty_resolution_ms`` as
+    large as the unit), what the clock shows is what counts, and the words say that.
+    """
+    unit = {1000: "second", 60_000: "minute"}.get(
+        variant.penalty_unit_ms, f"{variant.penalty_unit_ms / 1000:g} s"
+    )
+    cost = f"costs {variant.penalty_points}"
+    if not variant.penalty_part_counts:
+        return f"each whole {unit} {cost}"
+    if variant.penalty_resolution_ms >= variant.penalty_unit_ms:
+        return f"each {unit} the clock shows {cost}"
+    return f"each started {unit} {cost}"

@@ -14,9 +14,9 @@ from pathlib import Path
 from clock.files import register_variant_files
 from clock.log.eventlog import EventLog, peek
 from engine.events import Event
-from engine.rules.replay import Rejected, parse_jsonl
+from engine.rules.replay import Refused, Rejected, parse_jsonl_with_refused
 
-__all__ = ["SQLITE_MAGIC", "is_sqlite", "load_log"]
+__all__ = ["SQLITE_MAGIC", "is_sqlite", "load_log", "load_log_with_refused"]
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 """The first bytes of every SQLite file (an event log); anything else is read as JSON Lines."""
@@ -42,17 +42,36 @@ def load_log(path: Path) -> tuple[list[tuple[int, Event]], list[Rejected]]:
         OSError: The file cannot be read.
         engine.errors.EngineError: A SQLite file that is not an event log.
     """
+    events, bad, _ = load_log_with_refused(path)
+    return events, bad
+
+
+def load_log_with_refused(
+    path: Path,
+) -> tuple[list[tuple[int, Event]], list[Rejected], list[Refused]]:
+    """:func:`load_log`, and the refused commands the log keeps for forensics (with
+    their reason and rule), to be shown among the events and never replayed.
+
+    Raises:
+        OSError: The file cannot be read.
+        engine.errors.EngineError: A SQLite file that is not an event log.
+    """
     if is_sqlite(path):
         with EventLog.open_readonly(path) as log:
             events = list(log.events())
+            refused = [
+                Refused(rec.seq, rec.event(), rec.reason or "", rec.rule or "")
+                for rec in log.records()
+                if rec.refused
+            ]
         register_variant_files(ev for _, ev in events)
-        return events, []
+        return events, [], refused
     data = path.read_bytes()
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
-        return [], [Rejected(line, f"not UTF-8 at byte offset {exc.start}", "events.md")]
-    events, bad = parse_jsonl(text)
+        return [], [Rejected(line, f"not UTF-8 at byte offset {exc.start}", "events.md")], []
+    events, bad, refused = parse_jsonl_with_refused(text)
     register_variant_files(ev for _, ev in events)
-    return events, bad
+    return events, bad, refused

@@ -21,7 +21,16 @@ from engine.rules.procedures.common import penalty
 from engine.rules.procedures.turn import DRIFT_RULE
 from engine.rules.state import GameState, Phase
 
-__all__ = ["Rejected", "parse_jsonl", "replay", "report", "split_games"]
+__all__ = [
+    "Refused",
+    "Rejected",
+    "parse_jsonl",
+    "parse_jsonl_with_refused",
+    "replay",
+    "report",
+    "split_games",
+    "split_games_with_refused",
+]
 
 
 class Rejected(msgspec.Struct, frozen=True):
@@ -35,25 +44,54 @@ class Rejected(msgspec.Struct, frozen=True):
     """The rule that refused it."""
 
 
-class _Refused(msgspec.Struct):
+class Refused(msgspec.Struct, frozen=True):
+    """A command the table refused, kept in its log for forensics: shown to the
+    director in its place among the events ("he drew before I could challenge" is
+    answered by these rows), never replayed."""
+
+    line: int
+    """Its sequence number (SQLite) or 1-based line (JSON Lines)."""
+    event: Event
+    """The command as it was submitted, ``t`` when it arrived."""
+    reason: str
+    """Why the rules refused it."""
+    rule: str
+    """The rule that refused it."""
+
+
+class _RefusedMark(msgspec.Struct):
     refused: bool = False
+    reason: str | None = None
+    rule: str | None = None
 
 
-_mark = msgspec.json.Decoder(_Refused)
+_mark = msgspec.json.Decoder(_RefusedMark)
 
 
 def parse_jsonl(text: str) -> tuple[list[tuple[int, Event]], list[Rejected]]:
     """Decode JSON Lines; malformed lines are reported with their line number, and lines
     marked ``"refused": true`` (refused commands kept for forensics) are skipped."""
+    events, bad, _ = parse_jsonl_with_refused(text)
+    return events, bad
+
+
+def parse_jsonl_with_refused(
+    text: str,
+) -> tuple[list[tuple[int, Event]], list[Rejected], list[Refused]]:
+    """:func:`parse_jsonl`, and the lines marked ``"refused": true`` with their reason
+    and rule (``rackclock log export --include-refused`` writes them)."""
     events: list[tuple[int, Event]] = []
     bad: list[Rejected] = []
+    refused: list[Refused] = []
     for lineno, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
             event = decode_event(line)
-            if _mark.decode(line).refused:
-                continue  # a refused command kept for forensics is never replayed
+            mark = _mark.decode(line)
+            if mark.refused:  # kept for forensics, never replayed
+                refused.append(Refused(lineno, event, mark.reason or "", mark.rule or ""))
+                continue
             events.append((lineno, event))
         except (msgspec.ValidationError, msgspec.DecodeError) as exc:
             bad.append(
@@ -63,7 +101,7 @@ def parse_jsonl(text: str) -> tuple[list[tuple[int, Event]], list[Rejected]]:
                     "events.md: the event format",
                 )
             )
-    return events, bad
+    return events, bad, refused
 
 
 def split_games(events: Sequence[tuple[int, Event]]) -> list[list[tuple[int, Event]]]:
@@ -74,6 +112,25 @@ def split_games(events: Sequence[tuple[int, Event]]) -> list[list[tuple[int, Eve
             games.append([])
         if games:
             games[-1].append(item)
+    return games
+
+
+def split_games_with_refused(
+    events: Sequence[tuple[int, Event]], refused: Iterable[Refused]
+) -> list[list[tuple[int, Event, Refused | None]]]:
+    """:func:`split_games`, each game with the refused commands logged during it in
+    their place (by line: event 5, 6 refused, 7 refused, 8). A refused row carries
+    its :class:`Refused`; an accepted one ``None``. Only accepted rows start a game."""
+    rows = sorted(
+        [*((line, ev, None) for line, ev in events), *((r.line, r.event, r) for r in refused)],
+        key=lambda row: row[0],
+    )
+    games: list[list[tuple[int, Event, Refused | None]]] = []
+    for row in rows:
+        if row[2] is None and isinstance(row[1], GameStarted):
+            games.append([])
+        if games:
+            games[-1].append(row)
     return games
 
 

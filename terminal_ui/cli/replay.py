@@ -1,4 +1,7 @@
-"""``rackclock replay FILE [--at MS] [--json]``: the state of a game log at any instant."""
+"""``rackclock replay FILE [--at TIME | --at-ms MS] [--game N] [--json]``: the state of
+a game log at any instant, in game time (since the game started), with every event
+in its place: the refused commands the log keeps too, marked refused with their
+reason and rule (never replayed)."""
 
 from __future__ import annotations
 
@@ -6,13 +9,14 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
-from clock.log.files import load_log
-from engine.clocktext import clock_text
-from engine.events import GameStarted
-from engine.rules.replay import replay, report
+from clock.log.files import load_log_with_refused
+from engine.clocktext import clock_text, parse_clock_text, penalty_rate
+from engine.events import Event
+from engine.rules.replay import Refused, replay, report, split_games_with_refused
 from engine.tournament.scores import result_text
+from terminal_ui.director.tables import event_text
 
 __all__ = ["register"]
 
@@ -24,11 +28,28 @@ def register(sub: Any) -> None:
         help="replay a game log (SQLite or JSON Lines) to its end or to an instant",
         description=(
             "Replays a log and prints whose turn it is, the phase, both clocks, scores and "
-            "penalties, the board, every ruling with its rule, refused lines, and the result."
+            "penalties, the board, every event (refused commands marked, with their "
+            "reason and rule), every ruling with its rule, refused lines, and the result. "
+            "Times are game time: since the game started."
         ),
     )
     cmd.add_argument("file", metavar="FILE", help="an event log (.sqlite) or JSON Lines file")
-    cmd.add_argument("--at", type=int, metavar="MS", help="instant on the table's timeline")
+    at = cmd.add_mutually_exclusive_group()
+    at.add_argument(
+        "--at",
+        type=_game_time,
+        metavar="TIME",
+        help="instant in game time, since the game started: 5:30, 0:25.0, 1:02:03.5",
+    )
+    at.add_argument(
+        "--at-ms", type=int, metavar="MS", help="instant on the table's timeline (milliseconds)"
+    )
+    cmd.add_argument(
+        "--game",
+        type=_game_number,
+        metavar="N",
+        help="the log's game N (1 is the first; default: the last, or the one at --at-ms)",
+    )
     cmd.add_argument("--json", action="store_true", help="print one JSON object")
     cmd.add_argument(
         "--force", action="store_true", help="replay a log whose hash chain is broken (warned)"
@@ -36,15 +57,64 @@ def register(sub: Any) -> None:
     cmd.set_defaults(handler=run)
 
 
+class _GameTime(NamedTuple):
+    text: str
+    """As typed (quoted back when refused)."""
+    ms: int
+
+
+def _game_time(text: str) -> _GameTime:
+    try:
+        return _GameTime(text, parse_clock_text(text))
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(
+            f"{exc}; table milliseconds go to --at-ms" if ":" not in text else str(exc)
+        ) from None
+
+
+def _game_number(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a game number (1, 2, ...)")
+    return int(text)
+
+
+def _game_ms(t: int, t0: int) -> str:
+    return clock_text(t - t0, tenths=True, plus=True)
+
+
+def _events(
+    rows: list[tuple[int, Event, Refused | None]], players: tuple[str, str], t0: int, at: int
+) -> list[dict[str, Any]]:
+    """The game's rows up to ``at`` (refused ones marked, with reason and rule)."""
+    return [
+        {
+            "line": line,
+            "t": ev.t,
+            "game_ms": (ev.t or 0) - t0,
+            "text": event_text(ev, players),
+            "refused": refused is not None,
+            "reason": refused.reason if refused else None,
+            "rule": refused.rule if refused else None,
+        }
+        for line, ev, refused in rows
+        if (ev.t or 0) <= at
+    ]
+
+
 def _human(rep: dict[str, Any]) -> str:
     players = rep["players"]
-    at = clock_text(rep["at_ms"], tenths=True)
-    out = [f"{rep['variant']}: {players[0]} vs {players[1]}  (at {at})"]
+    t0 = rep["game_started_ms"]
+    at = _game_ms(rep["at_ms"], t0)
+    out = [
+        f"{rep['variant']}: {players[0]} vs {players[1]}  "
+        f"(at {at} game time, table time {rep['at_ms']} ms)"
+    ]
     out.append(f"phase:   {rep['phase_text']}")
     clocks = []
+    rate = f" ({rep['penalty_rate']})" if rep["penalty_rate"] else ""
     for name, c in zip(players, rep["clocks"], strict=True):
         run = " running" if c["running"] else ""
-        pen = f" penalty {c['penalty']}" if c["penalty"] else ""
+        pen = f" penalty {c['penalty']}{rate}" if c["penalty"] else ""
         clocks.append(f"{name} {clock_text(c['remaining_ms'], tenths=True)}{run}{pen}")
     if rep["neutralized"]:
         clocks.append(f"neutralized: {rep['neutralized']}")
@@ -59,12 +129,16 @@ def _human(rep: dict[str, Any]) -> str:
         out.append("moves:")
         for h in rep["history"]:
             out.append(
-                f"  {clock_text(h['t'], tenths=True)}  {players[h['player']]:<12} {h['kind']:<10} "
+                f"  {_game_ms(h['t'], t0)}  {players[h['player']]:<12} {h['kind']:<10} "
                 f"{h['text']:<16} {h['score']:+d}  {h['total']}"
             )
+    out.append("events:")
+    for e in rep["events"]:
+        what = f"REFUSED {e['text']}: {e['reason']} ({e['rule']})" if e["refused"] else e["text"]
+        out.append(f"  {e['line']:>4}  {_game_ms(e['t'] or 0, t0)}  {what}")
     out.append("rulings:")
     for r in rep["rulings"]:
-        out.append(f"  {clock_text(r['t'])}  [{r['rule']}] {r['text']}")
+        out.append(f"  {_game_ms(r['t'], t0)}  [{r['rule']}] {r['text']}")
     if rep["rejected"]:
         out.append("refused lines:")
         for r in rep["rejected"]:
@@ -89,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
     name = f"rackclock replay: {path}"
     try:
         chain = verify(path) if is_sqlite(path) else None
-        events, bad = load_log(path)
+        events, bad, refused = load_log_with_refused(path)
     except IsADirectoryError:
         sys.stderr.write(f"{name}: a folder, not a log file\n")
         return 1
@@ -107,7 +181,8 @@ def run(args: argparse.Namespace) -> int:
         )
         if not args.force:
             return 1
-    if not any(isinstance(ev, GameStarted) for _, ev in events):
+    games = split_games_with_refused(events, refused)
+    if not games:
         sys.stderr.write(
             f"{name}: holds no game ({len(bad)} unreadable line(s)); a log starts with "
             "game_started (docs/events.md)\n"
@@ -115,8 +190,38 @@ def run(args: argparse.Namespace) -> int:
         for r in bad[:5]:
             sys.stderr.write(f"  line {r.line}: {r.reason}\n")
         return 1
-    state, rejected = replay(events, at=args.at)
-    rep = report(state, args.at, sorted(bad + rejected, key=lambda r: r.line))
+    spans = [((g[0][1].t or 0), max(ev.t or 0 for _, ev, _ in g)) for g in games]
+    if args.game is not None and args.game > len(games):
+        sys.stderr.write(f"{name}: --game {args.game}: the log holds {len(games)} game(s)\n")
+        return 1
+    if args.game is not None:
+        n = args.game - 1
+    elif args.at_ms is not None:  # the game the instant falls in (the first, before it)
+        n = max(0, sum(1 for start, _ in spans if start <= args.at_ms) - 1)
+    else:
+        n = len(games) - 1
+    start, end = spans[n]
+    at = start + args.at.ms if args.at is not None else args.at_ms
+    if at is not None and not start <= at <= end:
+        asked = f"--at {args.at.text}" if args.at is not None else f"--at-ms {args.at_ms}"
+        sys.stderr.write(
+            f"{name}: {asked} is outside game {n + 1}: it runs from +0:00.0 to "
+            f"{_game_ms(end, start)} game time (table time {start} to {end} ms)\n"
+        )
+        return 1
+    # Replay the log up to the instant (the end of game n), so the state is that game's.
+    last = games[n][-1][0]
+    upto = at if at is not None else (end if n < len(games) - 1 else None)
+    state, rejected = replay((e for e in events if e[0] <= last), at=upto)
+    rep = report(state, upto, sorted(bad + rejected, key=lambda r: r.line))
+    rep["game"] = n + 1
+    rep["game_started_ms"] = start
+    rep["game_ms"] = rep["at_ms"] - start
+    rep["penalty_rate"] = penalty_rate(state.variant) if state.variant is not None else ""
+    players = (state.players[0], state.players[1])
+    rep["events"] = _events(games[n], players, start, rep["at_ms"])
+    for item in (*rep["history"], *rep["rulings"]):
+        item["game_ms"] = item["t"] - start
     sys.stdout.write((json.dumps(rep) if args.json else _human(rep)) + "\n")
     if bad:
         # The game replays without them; they are listed in the report, and said here too.

@@ -15,11 +15,18 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from clock.log.files import load_log
+from clock.log.files import load_log_with_refused
 from clock.log.heartbeat import Alive, alive_path, now_from, read_alive
 from engine.events import Event, encode_event
 from engine.rules.machine import advance, next_deadline
-from engine.rules.replay import Rejected, replay, report, split_games
+from engine.rules.replay import (
+    Refused,
+    Rejected,
+    replay,
+    report,
+    split_games,
+    split_games_with_refused,
+)
 from engine.rules.state import GameState
 from terminal_ui.director.rows import Row, summarize
 
@@ -61,6 +68,8 @@ class Table:
     """The whole log (every game), once loaded."""
     rejected: list[Rejected] = field(default_factory=list)
     """Lines that could not be read or that the rules refused."""
+    refused: list[Refused] = field(default_factory=list)
+    """Commands the table refused, kept in its log for forensics (never replayed)."""
     state: GameState = field(default_factory=GameState)
     """The state after the whole log."""
     has_log: bool = False
@@ -106,8 +115,8 @@ class Table:
         assert self.path is not None
         log, wal, _ = self._files
         self.signature = _signature(log, wal)
-        events, bad = load_log(self.path)
-        self.set_events(events, bad)
+        events, bad, refused = load_log_with_refused(self.path)
+        self.set_events(events, bad, refused)
 
     def changed(self) -> bool:
         """Whether the file changed since it was read."""
@@ -127,16 +136,26 @@ class Table:
             self.alive = (sig, read_alive(self.path) if sig else None)
         return now_from(self.alive[1], self.state, wall_ms)
 
-    def set_events(self, events: list[tuple[int, Event]], bad: Sequence[Rejected] = ()) -> None:
-        """Take a log and replay it."""
+    def set_events(
+        self,
+        events: list[tuple[int, Event]],
+        bad: Sequence[Rejected] = (),
+        refused: Sequence[Refused] = (),
+    ) -> None:
+        """Take a log (and the refused commands it keeps) and replay it."""
         self.events = events
-        self.state, refused = replay(events)
-        self.rejected = sorted([*bad, *refused], key=lambda r: r.line)
+        self.refused = list(refused)
+        self.state, rejected = replay(events)
+        self.rejected = sorted([*bad, *rejected], key=lambda r: r.line)
         self.has_log = True
 
     def games(self) -> list[list[tuple[int, Event]]]:
         """The log's games, in order."""
         return split_games(self.events)
+
+    def rows(self) -> list[list[tuple[int, Event, Refused | None]]]:
+        """The log's games with the refused commands in their place, for the timeline."""
+        return split_games_with_refused(self.events, self.refused)
 
 
 def unique_labels(paths: Sequence[Path]) -> list[str]:

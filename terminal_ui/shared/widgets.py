@@ -62,10 +62,22 @@ class PlayerClock(Vertical):
         penalty: int,
         turn: bool,
         key: str,
+        penalty_rate: str = "",
     ) -> None:
         """Draw the clock as of now: only what changed (a tick that changes nothing
-        costs no redraw)."""
-        shown = (name, score, clock_text(remaining_ms), running, neutral, penalty, turn, key)
+        costs no redraw). ``penalty_rate`` (:func:`engine.clocktext.penalty_rate`) is
+        said beside the penalty: -0:03 costs 4 where each started second counts."""
+        shown = (
+            name,
+            score,
+            clock_text(remaining_ms),
+            running,
+            neutral,
+            penalty,
+            turn,
+            key,
+            penalty_rate,
+        )
         if shown == self._shown:
             return
         self._shown = shown
@@ -80,7 +92,9 @@ class PlayerClock(Vertical):
         if neutral:
             status.append(f"neutralized: {escape(neutral)}")
         if remaining_ms < 0:
-            status.append(f"OVERTIME, penalty {penalty}")
+            status.append(
+                f"OVERTIME, penalty {penalty}" + (f" ({penalty_rate})" if penalty_rate else "")
+            )
         if turn and not running and not neutral:
             status.append("to play")
         set_text(self.query_one(".status", Static), " | ".join(status) or " ")

@@ -80,13 +80,13 @@ def test_replay_json_reports_state_rulings_and_refused_lines(tmp_path: Path) -> 
 def test_replay_at_an_instant_shows_the_challenge_pending(tmp_path: Path) -> None:
     log = tmp_path / "game.jsonl"
     log.write_text(GAME, encoding="utf-8")
-    doc = json.loads(run("replay", str(log), "--at", "45000", "--json").stdout)
+    doc = json.loads(run("replay", str(log), "--at", "0:45", "--json").stdout)
     assert doc["phase"] == "challenge"
     assert doc["scores"] == [32, 16]
     assert doc["neutralized"] == "challenge"
     # Ann: 31.5 s, then 41.0 -> 42.0 before the challenge neutralized the clock.
     assert doc["clocks"][0]["remaining_ms"] == 1_500_000 - 32_500
-    human = run("replay", str(log), "--at", "45000").stdout
+    human = run("replay", str(log), "--at-ms", "45000").stdout
     assert "challenge: awaiting verdict" in human
 
 

@@ -206,7 +206,7 @@ async def test_timeline_scrubs_to_any_instant(tmp_path: Path) -> None:
         assert screen.at == 2500
         assert screen.state.scores == (32, 0)
         assert "W" in screen.state.board.render()
-        assert "Cyd 32 24:50" in text_of(screen, "#clocks")
+        assert "Cyd 32 24:50.0" in text_of(screen, "#clocks")
         assert "> 3 +0:02.5 clock_pressed Cyd" in text_of(screen, "#events")
         await pilot.press("left")  # a second before the press: laid on the board, not scored
         assert screen.at == 1500
@@ -215,7 +215,7 @@ async def test_timeline_scrubs_to_any_instant(tmp_path: Path) -> None:
         await pilot.press("right", "right")  # between the press and the challenge
         assert screen.at == 3500
         assert screen.state == replay(app.tables[str(logs[1])].events, at=3500)[0]
-        assert "Dee 0 24:59 running" in text_of(screen, "#clocks")
+        assert "Dee 0 24:59.0 running" in text_of(screen, "#clocks")
         assert "> 3 " in text_of(screen, "#events")
         await pilot.press("up")  # back to the event shown
         assert screen.at == 2500

@@ -16,9 +16,9 @@ from textual.markup import escape
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
-from engine.clocktext import clock_text
+from engine.clocktext import clock_text, penalty_rate
 from engine.events import EndRacks, Event
-from engine.rules.replay import replay, report
+from engine.rules.replay import Refused, replay, report
 from engine.rules.state import GameState
 from engine.tournament.scores import result_text
 from terminal_ui.director.tables import Table, event_text
@@ -63,6 +63,9 @@ class TimelineScreen(Screen[None]):
         """Which game of the log (-1: the last)."""
         self.at: int | None = None
         """The instant shown (table time); None: the end."""
+        self.cursor: int | None = None
+        """The row stepped to (several rows may share an instant); None: the last row
+        at or before ``at``."""
         self.state: GameState = GameState()
         """The game at ``at``."""
 
@@ -102,14 +105,20 @@ class TimelineScreen(Screen[None]):
         self.show()
 
     # --- moving -------------------------------------------------------------------------------
+    def _which(self, n_games: int) -> int:
+        return self.game_index if -n_games <= self.game_index < n_games else -1
+
     def _game(self) -> list[tuple[int, Event]]:
         games = self.table.games()
-        if not games:
-            return []
-        return games[self.game_index if -len(games) <= self.game_index < len(games) else -1]
+        return games[self._which(len(games))] if games else []
+
+    def _rows(self) -> list[tuple[int, Event, Refused | None]]:
+        """The game's events with the refused commands in their place (never replayed)."""
+        games = self.table.rows()
+        return games[self._which(len(games))] if games else []
 
     def _times(self) -> list[int]:
-        return [ev.t or 0 for _, ev in self._game()]
+        return [ev.t or 0 for _, ev, _ in self._rows()]
 
     def _end(self) -> int:
         times = self._times()
@@ -119,9 +128,11 @@ class TimelineScreen(Screen[None]):
         return max(end, times[-1] if times else 0)
 
     def _index(self) -> int:
-        """The last event at or before ``at``."""
+        """The row under the cursor: the one stepped to, else the last at or before ``at``."""
         at = self._at()
         times = self._times()
+        if self.cursor is not None and 0 <= self.cursor < len(times) and times[self.cursor] == at:
+            return self.cursor
         return max(0, sum(1 for t in times if t <= at) - 1)
 
     def _at(self) -> int:
@@ -131,23 +142,25 @@ class TimelineScreen(Screen[None]):
         at = self._end() if self.at is None else self.at
         return min(max(at, times[0]), self._end())
 
-    def move_to(self, at: int) -> None:
-        """Show the instant ``at`` (clamped to the game)."""
+    def move_to(self, at: int, cursor: int | None = None) -> None:
+        """Show the instant ``at`` (clamped to the game), at row ``cursor`` if given."""
         self.at = at
         self.at = self._at()
+        self.cursor = cursor
         self.show()
 
     def action_step(self, n: int) -> None:
-        """To the previous or next event."""
+        """To the previous or next row (a refused command is a row too)."""
         times = self._times()
         if not times:
             return
         at = self._at()
         i = self._index()
         if n < 0 and at > times[i]:  # between events: back to the one shown
-            self.move_to(times[i])
+            self.move_to(times[i], i)
         else:
-            self.move_to(times[max(0, min(len(times) - 1, i + n))])
+            j = max(0, min(len(times) - 1, i + n))
+            self.move_to(times[j], j)
 
     def action_seconds(self, n: int) -> None:
         """Move by ``n`` seconds."""
@@ -157,47 +170,51 @@ class TimelineScreen(Screen[None]):
         """To the start (0) or the end (1)."""
         times = self._times()
         if times:
-            self.move_to(self._end() if end else times[0])
+            self.move_to(self._end(), None) if end else self.move_to(times[0], 0)
 
     def action_next_game(self) -> None:
         """The next game of the log (round the end)."""
         n = len(self.table.games())
         if n:
             self.game_index = (self.game_index % n + 1) % n
-            self.at = None
+            self.at = self.cursor = None
             self.show()
 
     # --- drawing ------------------------------------------------------------------------------
     def show(self) -> None:
-        """Replay the game to the instant and draw it."""
+        """Replay the game to the instant (and row) and draw it."""
         game = self._game()
-        if not game:
+        rows = self._rows()
+        if not game or not rows:
             self.query_one("#when", Static).update("no game in this log")
             return
         at = self._at()
+        i = self._index()
         t0 = game[0][1].t or 0
-        state, _ = replay(game, at=at)
+        # Stepped to a row among several at one instant: the events up to it, not past it.
+        upto = rows[i][0] if self.cursor is not None else None
+        state, _ = replay((e for e in game if upto is None or e[0] <= upto), at=at)
         self.state = state
         rep = report(state, at)
         players = state.players
-        i = self._index()
         n_games = len(self.table.games())
         number = self.game_index % n_games + 1
         self.query_one("#when", Static).update(
             f"[b]{escape(self.table.label)}[/b] game {number}/{n_games}: "
             f"{escape(players[0])} v {escape(players[1])}   "
-            f"at [b]{clock_text(at - t0, tenths=True, plus=True)}[/b] "
-            f"(table time {at} ms), event {i + 1}/{len(game)}"
+            f"at [b]{clock_text(at - t0, tenths=True, plus=True)}[/b] game time "
+            f"(table time {at} ms), event {rows[i][0]} ({i + 1}/{len(rows)} of this game)"
         )
+        rate = f" ({penalty_rate(state.variant)})" if state.variant is not None else ""
         clocks = []
         for seat in (0, 1):
             c = rep["clocks"][seat]
             extra = " running" if c["running"] else ""
             if c["penalty"]:
-                extra += f" penalty {c['penalty']}"
+                extra += f" penalty {c['penalty']}{rate}"
             clocks.append(
                 f"{escape(players[seat])} [b]{rep['scores'][seat]}[/b]  "
-                f"{clock_text(c['remaining_ms'])}{extra}"
+                f"{clock_text(c['remaining_ms'], tenths=True)}{escape(extra)}"
             )
         self.query_one("#clocks", Static).update("   |   ".join(clocks))
         phase = rep["phase_text"]
@@ -215,12 +232,17 @@ class TimelineScreen(Screen[None]):
             rack_text = "racks: not tracked (only the end racks are logged)"
         self.query_one("#racks", Static).update(escape(rack_text))
         lines = []
-        for j in range(max(0, i - 6), min(len(game), i + 7)):
-            seq, ev = game[j]
+        for j in range(max(0, i - 6), min(len(rows), i + 7)):
+            seq, ev, refused = rows[j]
             mark = ">" if j == i else " "
             when = clock_text((ev.t or 0) - t0, tenths=True, plus=True)
-            text = f"{mark} {seq:>4} {when} {event_text(ev, players)}"
-            lines.append(f"[reverse]{escape(text)}[/reverse]" if j == i else escape(text))
+            what = event_text(ev, players)
+            if refused is not None:  # kept for forensics, never replayed
+                what = f"REFUSED {what}: {refused.reason} [{refused.rule}]"
+            text = escape(f"{mark} {seq:>4} {when} {what}")
+            if j == i:
+                text = f"[reverse]{text}[/reverse]"
+            lines.append(f"[red]{text}[/red]" if refused is not None else text)
         self.query_one("#events", Static).update("\n".join(lines))
         rulings = [
             f"{clock_text(r.t - t0, tenths=True, plus=True)} "
