@@ -43,6 +43,7 @@ bench: setup
 	$(VENV)/bin/python -m bench.replay
 	$(VENV)/bin/python -m bench.press
 	$(VENV)/bin/python -m bench.pairing
+	$(VENV)/bin/python -m bench.event
 
 clean:
 	rm -rf $(VENV) $(TOOLS) .mypy_cache .ruff_cache .pytest_cache .hypothesis
