@@ -23,6 +23,7 @@ __all__ = [
     "OccupiedSquareError",
     "OffBoardError",
     "Refusal",
+    "ThroughLetterError",
     "ThroughSquareEmptyError",
     "TooManyTilesError",
     "UnknownTileError",
@@ -77,6 +78,11 @@ class OccupiedSquareError(IllegalPlayError):
 
 class ThroughSquareEmptyError(IllegalPlayError):
     """The notation marks a square as played through (``.``) but it is empty."""
+
+
+class ThroughLetterError(IllegalPlayError):
+    """A letter in parentheses names a square played through, but the board holds
+    another tile there (``H7 A(J)`` where H8 holds O)."""
 
 
 class UnknownTileError(IllegalPlayError):

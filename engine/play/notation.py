@@ -9,7 +9,7 @@ named as that letter.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engine.errors import NotationError
 
@@ -75,10 +75,24 @@ class Move:
     """Start square and direction."""
     tiles: str
     """Letters of the main word: ``.`` for a tile on the board, lower case for a blank."""
+    named: tuple[tuple[int, str], ...] = field(default=(), compare=False)
+    """The letters written in parentheses for tiles on the board, as ``(offset in
+    tiles, letter)``: the board must hold that letter there (``JOE(Y)``). Not part of
+    the move's identity: ``JOE(Y)`` and ``JOE.`` are the same play."""
 
     def gcg(self) -> str:
         """The GCG form, e.g. ``8D WINDY``."""
         return f"{self.position.gcg()} {self.tiles}"
+
+    def written(self) -> str:
+        """The move as it was written, the named tiles on the board in parentheses.
+
+        >>> parse_move("H4 JOE(Y)").written(), parse_move("H4 JOE.").written()
+        ('H4 JOE(Y)', 'H4 JOE.')
+        """
+        named = dict(self.named)
+        tiles = "".join(f"({named[k]})" if k in named else ch for k, ch in enumerate(self.tiles))
+        return f"{self.position.gcg()} {tiles.replace(')(', '')}"
 
     def __str__(self) -> str:
         return self.gcg()
@@ -120,22 +134,26 @@ def parse_move(text: str, tiles: str | None = None, *, unnamed_blanks: bool = Fa
         if len(parts) != 2:
             raise NotationError(f"expected a position and tiles, got {text!r}")
         text, tiles = parts
-    return Move(parse_position(text), check_tiles(_through(tiles), unnamed_blanks=unnamed_blanks))
+    plain, named = _through(tiles)
+    return Move(parse_position(text), check_tiles(plain, unnamed_blanks=unnamed_blanks), named)
 
 
-def _through(tiles: str) -> str:
+def _through(tiles: str) -> tuple[str, tuple[tuple[int, str], ...]]:
     """``JOE(Y)`` as ``JOE.``: letters in parentheses are tiles already on the board,
-    the way players and some annotators write them.
+    the way players and some annotators write them; each is kept with its offset, for
+    the board to be checked against (a wrong letter would go unnoticed as a plain
+    ``.``: ``H7 A(J)`` accepted where H8 holds O).
 
     >>> _through("JOE(Y)"), _through("(QU)IT"), _through("WINDY")
-    ('JOE.', '..IT', 'WINDY')
+    (('JOE.', ((3, 'Y'),)), ('..IT', ((0, 'Q'), (1, 'U'))), ('WINDY', ()))
 
     Raises:
         NotationError: Parentheses that do not pair, or hold nothing.
     """
     if "(" not in tiles and ")" not in tiles:
-        return tiles
+        return tiles, ()
     out: list[str] = []
+    named: list[tuple[int, str]] = []
     inside = False
     count = 0
     for ch in tiles:
@@ -150,10 +168,11 @@ def _through(tiles: str) -> str:
         elif inside:
             if not ch.isalpha():
                 raise NotationError(f"{ch!r} in parentheses in {tiles!r}: a tile on the board")
+            named.append((len(out), ch))
             out.append(".")
             count += 1
         else:
             out.append(ch)
     if inside:
         raise NotationError(f"unclosed parenthesis in {tiles!r}")
-    return "".join(out)
+    return "".join(out), tuple(named)

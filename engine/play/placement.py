@@ -28,6 +28,7 @@ from engine.errors import (
     NoWordError,
     OccupiedSquareError,
     OffBoardError,
+    ThroughLetterError,
     ThroughSquareEmptyError,
     TooManyTilesError,
     UnknownTileError,
@@ -73,7 +74,8 @@ def place(
     lies on the board as ``?`` and scores 0, and its words hold ``?``.
 
     Raises:
-        OffBoardError, OccupiedSquareError, ThroughSquareEmptyError, UnknownTileError,
+        OffBoardError, OccupiedSquareError, ThroughSquareEmptyError, ThroughLetterError,
+        UnknownTileError,
         WordNotWholeError, NotConnectedError, CentreNotCoveredError, NoWordError:
             each quoting the move.
     """
@@ -125,6 +127,7 @@ def place(
     total_cells = rows * cols
     # Played-through squares as '.', whichever way the notation gave them.
     through = list(tiles)
+    named = dict(move.named)
 
     for k in range(n):
         ch = tiles[k]
@@ -133,8 +136,15 @@ def place(
         if ch == ".":
             if cell == EMPTY:
                 raise ThroughSquareEmptyError(
-                    f"play {quoted!r} marks {square_name(board, idx)} as played through, "
-                    "but it is empty"
+                    f"play {move.written()!r} marks {square_name(board, idx)} as played "
+                    "through, but it is empty"
+                )
+            if k in named and named[k].upper() != cell.upper():
+                # The letter in parentheses is the player's reading of the board: a
+                # wrong one means the play is not where the player thinks it is.
+                raise ThroughLetterError(
+                    f"play {move.written()!r} names {named[k]!r} on "
+                    f"{square_name(board, idx)}, which holds {cell.upper()!r}"
                 )
             touches = True
             main_sum += 0 if cell.islower() else values[cell]

@@ -24,6 +24,7 @@ from engine.errors import (
     NoWordError,
     OccupiedSquareError,
     OffBoardError,
+    ThroughLetterError,
     ThroughSquareEmptyError,
     TooManyTilesError,
     UnknownTileError,
@@ -353,3 +354,41 @@ def test_a_tile_on_the_board_may_be_written_as_its_letter_or_in_parentheses(
 def test_unpaired_parentheses_are_refused(bad: str) -> None:
     with pytest.raises(NotationError):
         parse_move(f"8D {bad}")
+
+
+@pytest.mark.parametrize(
+    ("text", "square", "found"),
+    [
+        ("H7 A(J)", "8H", "O"),
+        ("h7 a(j)", "8H", "O"),
+        ("8G (X)(O)S", "8G", "N"),
+        ("8G N(Y)S", "8H", "O"),
+    ],
+)
+def test_a_letter_in_parentheses_must_be_the_tile_on_the_board(
+    text: str, square: str, found: str
+) -> None:
+    # 8G NO puts N on 8G and O on 8H. A(J) there was accepted and scored as AO: the
+    # letter named is the player's reading of the board, so a wrong one is refused.
+    board = board_after(["8G NO"])
+    written = parse_move(text).written()
+    with pytest.raises(ThroughLetterError) as err:
+        place(board, parse_move(text), ENGLISH)
+    assert str(err.value).startswith(f"play {written!r} names ")
+    assert f"on {square}, which holds {found!r}" in str(err.value)
+    assert isinstance(err.value, IllegalPlayError)
+
+
+def test_a_letter_in_parentheses_that_matches_is_played_through() -> None:
+    board = board_after(["8G NO"])
+    pl = place(board, parse_move("H7 A(O)"), ENGLISH)
+    assert (pl.move.gcg(), pl.words, pl.score) == ("H7 A.", ("AO",), 2)
+    # a blank on the board is named by its letter, in either case
+    blank = board_after(["8G No"])
+    assert place(blank, parse_move("H7 A(O)"), ENGLISH).words == ("AO",)
+    assert parse_move("H7 A(O)") == parse_move("H7 A.")  # the same play
+
+
+def test_a_dot_on_an_empty_square_names_the_square() -> None:
+    with pytest.raises(ThroughSquareEmptyError, match=r"'G6 A\.N' marks 7G as played through"):
+        place(board_after(["8G NO"]), parse_move("G6 A.N"), ENGLISH)
