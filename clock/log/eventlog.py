@@ -449,7 +449,8 @@ class EventLog:
                 seq=seq,
                 t=t,
                 type=typ,
-                body=bytes(body),
+                # a body edited by hand may come back as TEXT (as in events())
+                body=body.encode("utf-8") if isinstance(body, str) else bytes(body),
                 refused=bool(refused),
                 reason=reason,
                 rule=rule,
