@@ -64,7 +64,6 @@ from engine.events import (
     Resumed,
     Signed,
     TurnCorrected,
-    TurnScored,
 )
 from engine.rules.state import GameState, Phase
 from firmware_bridge.host.devices import open_table
@@ -78,8 +77,6 @@ from terminal_ui.scorekeeper.entry import (
 )
 from terminal_ui.scorekeeper.sheet_text import phase_line, ruling_text, sheet_lines, target_text
 from terminal_ui.scorekeeper.turn_book import (
-    AUTO_ZERO,
-    SCORING_PHASES,
     TurnBook,
     TurnRef,
     entry_event,
@@ -246,17 +243,11 @@ class ScorekeeperApp(App[int]):
     def _auto_score(self) -> None:
         """Passes and exchanges score 0: record them once reached (a locked-out press
         waits for the scorekeeper's entry: see AUTO_ZERO)."""
-        st = self.state
-        if st.phase not in SCORING_PHASES:
-            return
-        for p in (0, 1):
-            index = st.scored[p] + 1
-            if index > st.presses[p] or self.book.kind(p, index) not in AUTO_ZERO:
-                continue
-            key = (st.games, p, index)
+        for zero in self.book.auto_zeros(self.state):
+            key = (self.state.games, zero.player, zero.turn)
             if key not in self._auto_sent:
                 self._auto_sent.add(key)
-                self.submit(TurnScored(player=p, score=0, turn=index))
+                self.submit(zero)
 
     def submit(self, event: Event) -> None:
         """Send a command to the service; its answer shows when committed."""

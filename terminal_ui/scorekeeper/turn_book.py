@@ -35,8 +35,10 @@ SCORING_PHASES = (
     Phase.OVERDRAW,
     Phase.BLANK_DEMANDED,
     Phase.OUT_PLAY,
+    Phase.END_RACKS,
 )
-"""Phases in which the engine takes a turn's score."""
+"""Phases in which the engine takes a turn's score (after a cutoff ends the game too:
+a lagging scorekeeper catches up before the racks, TOR-1)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +69,8 @@ class TurnBook:
 
     turns: list[TurnRef] = field(default_factory=list)
     entries: list[tuple[int, int]] = field(default_factory=list)
-    """The turns scored, (player, turn), in the order they were scored."""
+    """The turns the scorekeeper scored, (player, turn), in the order they were scored
+    (not the 0s the screen records by itself for passes and exchanges)."""
 
     def observe(self, before: GameState, event: Event, after: GameState) -> None:
         """Note the turn ``event`` ended, if any."""
@@ -76,8 +79,18 @@ class TurnBook:
             self.entries.clear()
             return
         if isinstance(event, TurnScored):
-            self.entries.append((event.player, after.scored[event.player]))
-        if isinstance(event, TurnCorrected) and event.undo:
+            p = event.player
+            turn = after.scored[p]
+            # The screen's own 0s score a pass or an exchange once it has ended; an
+            # entry typed for a turn still in play is the scorekeeper's whatever it became.
+            own = turn <= before.presses[p] and self.kind(p, turn) in AUTO_ZERO
+            if not own:
+                self.entries.append((p, turn))
+        if (
+            isinstance(event, TurnCorrected)
+            and event.undo
+            and (event.player, event.turn) in self.entries
+        ):
             self.entries.remove((event.player, event.turn))
         for p in (0, 1):
             if after.presses[p] > before.presses[p]:
@@ -105,6 +118,18 @@ class TurnBook:
             st = new
         return book
 
+    def auto_zeros(self, state: GameState) -> list[TurnScored]:
+        """The 0s to record by themselves: each player's next unscored turn when it was
+        a pass or an exchange (a locked-out press waits for the scorekeeper: AUTO_ZERO)."""
+        if state.phase not in SCORING_PHASES:
+            return []
+        out = []
+        for p in (0, 1):
+            index = state.scored[p] + 1
+            if index <= state.presses[p] and self.kind(p, index) in AUTO_ZERO:
+                out.append(TurnScored(player=p, score=0, turn=index))
+        return out
+
     def kind(self, player: int, index: int) -> str:
         """How ``player``'s turn ``index`` ended (``play`` when unknown)."""
         for ref in self.turns:
@@ -131,14 +156,18 @@ class TurnBook:
             index = state.scored[player] + 1
             if index <= state.presses[player]:
                 return TurnRef(player, index, self.kind(player, index))
-            if state.turn == player:
+            if (
+                state.turn == player
+                and index == state.presses[player] + 1
+                and state.phase is not Phase.END_RACKS
+            ):
                 return _in_play(state, player)
             return None
         pending = self.pending(state)
         if pending:
             return pending[0]
         p = state.turn
-        if state.scored[p] == state.presses[p]:
+        if state.scored[p] == state.presses[p] and state.phase is not Phase.END_RACKS:
             return _in_play(state, p)
         return None
 
@@ -172,12 +201,14 @@ def entry_event(
 def undo_event(state: GameState, book: TurnBook) -> TurnCorrected | str:
     """The correction taking back the scorekeeper's last entry (not a 0 the screen
     recorded by itself for a pass or an exchange); or why there is none."""
-    for player, index in reversed(book.entries):
-        if book.kind(player, index) in AUTO_ZERO:
-            continue
-        if index != state.scored[player]:
-            break
-        return TurnCorrected(player=player, turn=index, undo=True)
+    if book.entries:
+        player, index = book.entries[-1]
+        if index == state.scored[player]:
+            return TurnCorrected(player=player, turn=index, undo=True)
+        return (
+            f"the last entry, {state.players[player]}'s turn {index}, is followed by a "
+            f"later turn of theirs: correct it with fix {player + 1}:{index} ..."
+        )
     return "no entry to take back; correct an earlier one with fix (fix 1:3 Q24)"
 
 

@@ -14,9 +14,18 @@ from typing import Any
 
 from msgspec.structs import replace
 
+from engine.clocktext import clock_text
 from engine.errors import Refusal
 from engine.events import TurnCorrected
-from engine.rules.procedures.common import add_pair, line, refuse_player, rule, ruled, set_pair
+from engine.rules.procedures.common import (
+    add_pair,
+    line,
+    refuse_player,
+    rule,
+    ruled,
+    set_pair,
+    variant_of,
+)
 from engine.rules.state import GameState, Phase, Result, SheetEntry
 
 __all__ = ["HANDLERS", "shifted"]
@@ -77,6 +86,14 @@ def _corrected(state: GameState, ev: TurnCorrected, t: int) -> GameState:
             voided=set_pair(state.voided, p, ev.turn) if old.withdrawn else state.voided,
         )
     else:
+        if state.locked[p] and ev.turn > state.locked_presses[p] and ev.score:
+            # TOR-8: a turn ended after -1:01 is a pass; a correction cannot score it.
+            raise Refusal(
+                f"{name}'s turn {ev.turn} came after "
+                f"{clock_text(-variant_of(state).cutoff_overtime_ms)}: no more plays, "
+                "it scores 0",
+                rule(state, "cutoff"),
+            )
         # A withdrawn play scores 0 whatever is entered (the challenge rule).
         score = 0 if old.withdrawn else ev.score
         delta = score - old.score
