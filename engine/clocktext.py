@@ -80,7 +80,7 @@ def parse_clock_text(text: str) -> int:
     return ms + (int((frac or "").ljust(3, "0")) if frac else 0)
 
 
-def penalty_rate(variant: Variant) -> str:
+def penalty_rate(variant: Variant, *, short: bool = False) -> str:
     """How a variant counts the time penalty, in the words a screen puts beside it.
 
     A clock shows whole seconds rounded toward zero, but "per second (or minute)
@@ -88,13 +88,24 @@ def penalty_rate(variant: Variant) -> str:
     points at one point a second (TOR-7). The screen says so, so a player is not
     surprised. Counted at the clock's resolution (``penalty_resolution_ms`` as
     large as the unit), what the clock shows is what counts, and the words say that.
+    ``short``: for a clock device's narrow line.
+
+    >>> from engine.rules.variant import load_variant
+    >>> penalty_rate(load_variant("toronto-speed")), penalty_rate(load_variant("naspa"), short=True)
+    ('each started second costs 1', '10 per started min')
     """
-    unit = {1000: "second", 60_000: "minute"}.get(
-        variant.penalty_unit_ms, f"{variant.penalty_unit_ms / 1000:g} s"
-    )
-    cost = f"costs {variant.penalty_points}"
+    ms = variant.penalty_unit_ms
+    units = {1000: ("second", "s"), 60_000: ("minute", "min")}
+    unit, abbr = units.get(ms, (f"{ms / 1000:g} s", f"{ms / 1000:g} s"))
+    points = variant.penalty_points
     if not variant.penalty_part_counts:
-        return f"each whole {unit} {cost}"
-    if variant.penalty_resolution_ms >= variant.penalty_unit_ms:
-        return f"each {unit} the clock shows {cost}"
-    return f"each started {unit} {cost}"
+        kind = "whole"
+    elif variant.penalty_resolution_ms >= ms:
+        kind = "shown"
+    else:
+        kind = "started"
+    if short:
+        return f"{points} per {abbr} shown" if kind == "shown" else f"{points} per {kind} {abbr}"
+    if kind == "shown":
+        return f"each {unit} the clock shows costs {points}"
+    return f"each {kind} {unit} costs {points}"

@@ -10,6 +10,7 @@ table time and sends what changed.
 
 from __future__ import annotations
 
+from engine.clocktext import penalty_rate
 from engine.rules.procedures.common import penalty
 from engine.rules.state import GameState, Phase
 from engine.tournament.scores import result_text
@@ -41,7 +42,9 @@ def display_text(state: GameState, now_ms: int) -> str:
         return f"NEUTRAL{by}"
     running = state.clock.running
     if running is not None and state.clock.remaining(running, now_ms) < 0:
-        return f"OVERTIME {names[running]} -{penalty(state, running, now_ms)}"
+        # the device shows -0:03 while 3.4 s over costs 4 (TOR-7): say how it counts
+        rate = penalty_rate(state.variant, short=True)
+        return f"OVERTIME {names[running]} -{penalty(state, running, now_ms)} ({rate})"
     return ""
 
 

@@ -38,11 +38,11 @@ async def test_overtime_and_the_cutoff_show_on_the_clock_and_beep_once(tmp_path:
         assert dev.text == ""
         tl.advance(1)  # one millisecond over: overtime, one point (a second or part)
         await settle(svc)
-        assert dev.text == "OVERTIME Ann -1"
+        assert dev.text == "OVERTIME Ann -1 (1 per started s)"
         assert dev.beeps == 1
         tl.advance(30_000)
         await settle(svc)
-        assert dev.text == "OVERTIME Ann -31"
+        assert dev.text == "OVERTIME Ann -31 (1 per started s)"
         assert dev.beeps == 1  # the overtime beep sounds once
         tl.advance(31_000)  # -1:01.001: no more plays (TOR-8)
         await settle(svc)
