@@ -24,6 +24,7 @@ from engine.play.placement import place
 from engine.rules.procedures.common import (
     add_pair,
     line,
+    play_name,
     refuse_player,
     rule,
     ruled,
@@ -96,7 +97,7 @@ def _hold_released(state: GameState, ev: HoldReleased, t: int) -> GameState:
         state,
         phase=state.resume_phase,
         rulings=ruled(
-            state, t, "hold_allowed", f"hold released: {last.move or 'the play'} is accepted"
+            state, t, "hold_allowed", f"hold released: {play_name(state, last)} is accepted"
         ),
     )
     if last.out:
@@ -144,7 +145,12 @@ def _challenged(state: GameState, ev: Challenged, t: int) -> GameState:
             t,
             "challenge_procedure",
             f"{state.players[ev.player]} challenges "
-            f"{', '.join(words)}: one challenge, clock neutralized",
+            + (
+                ", ".join(words)
+                if state.mode == "board"
+                else play_name(state, replace(last, challenged=words))
+            )
+            + ": one challenge, clock neutralized",
         ),
     )
 
@@ -237,7 +243,7 @@ def _verdict(state: GameState, acceptable: bool, by: str, t: int) -> GameState:
             st = _void_scored(st, p, last, t)
         clock = st.clock.start(c, t)
         text = (
-            f"{last.move or 'the play'} is unacceptable ({by}): tiles withdrawn, "
+            f"{play_name(state, last)} is unacceptable ({by}): tiles withdrawn, "
             f"{names[p]} loses the turn; {names[c]}'s clock runs"
         )
         if last.provisional:
@@ -273,7 +279,7 @@ def _verdict(state: GameState, acceptable: bool, by: str, t: int) -> GameState:
                 st,
                 t,
                 "challenge_points",
-                f"{last.move or 'the play'} is acceptable ({by}): "
+                f"{play_name(state, last)} is acceptable ({by}): "
                 f"{names[p]} gets {bonus} ({per}); {names[c]} keeps the turn",
             ),
             history=line(st, t, p, "bonus", "(challenge)", bonus, scores, st.clock),
@@ -285,7 +291,7 @@ def _verdict(state: GameState, acceptable: bool, by: str, t: int) -> GameState:
                 st,
                 t,
                 "challenge_rule",
-                f"{last.move or 'the play'} is acceptable ({by}): {names[c]} loses the turn",
+                f"{play_name(state, last)} is acceptable ({by}): {names[c]} loses the turn",
             ),
         )
     else:
@@ -295,7 +301,7 @@ def _verdict(state: GameState, acceptable: bool, by: str, t: int) -> GameState:
                 st,
                 t,
                 "challenge_rule",
-                f"{last.move or 'the play'} is acceptable ({by}): no penalty",
+                f"{play_name(state, last)} is acceptable ({by}): no penalty",
             ),
         )
     if last.out:
@@ -385,7 +391,7 @@ def _score_recorded(state: GameState, ev: ScoreRecorded, t: int) -> GameState:
                 state,
                 t,
                 "challenge_window",
-                f"score sheet written: {last.move or 'the play'} is accepted",
+                f"score sheet written: {play_name(state, last)} is accepted",
             ),
         )
     return state

@@ -9,7 +9,7 @@ from typing import Any
 from engine.equipment.tiles import TileSet, load_tile_set
 from engine.errors import Refusal
 from engine.rules.gameclock import GameClock
-from engine.rules.state import GameState, Phase, Ruling, Turn, TurnKind
+from engine.rules.state import GameState, Phase, Play, Ruling, Turn, TurnKind
 from engine.rules.variant import Variant
 
 __all__ = [
@@ -20,6 +20,7 @@ __all__ = [
     "live_turn",
     "need_turn",
     "penalty",
+    "play_name",
     "refuse_player",
     "rule",
     "ruled",
@@ -42,6 +43,18 @@ def variant_of(state: GameState) -> Variant:
 
 def tiles_of(state: GameState) -> TileSet:
     return load_tile_set(variant_of(state).tile_set)
+
+
+def play_name(state: GameState, play: Play) -> str:
+    """A play as a ruling names it: its notation on a board; on a score sheet, whose
+    turn it is and what is known of the word (the words challenged, else its first
+    letter), since "challenges ?" or "E is acceptable" names neither."""
+    if state.mode == "board":
+        return play.move or "the play"
+    words = [w for w in play.challenged if w != "?"]
+    known = ", ".join(words) if words else (f"{play.move}..." if play.move else "")
+    name = f"{state.players[play.player]}'s turn {play.index}"
+    return f"{name} ({known})" if known else name
 
 
 def rule(state: GameState, param: str) -> str:

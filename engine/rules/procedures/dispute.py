@@ -11,9 +11,17 @@ from msgspec.structs import replace
 
 from engine.errors import Refusal
 from engine.events import Actor, ScoreDisputed, ScoreResolved
-from engine.rules.procedures.common import add_pair, line, refuse_player, rule, ruled, variant_of
+from engine.rules.procedures.common import (
+    add_pair,
+    line,
+    play_name,
+    refuse_player,
+    rule,
+    ruled,
+    variant_of,
+)
 from engine.rules.procedures.turn import out_play
-from engine.rules.state import GameState, Phase
+from engine.rules.state import GameState, Phase, Play
 
 __all__ = ["HANDLERS", "settle_score"]
 
@@ -30,8 +38,8 @@ def _score_disputed(state: GameState, ev: ScoreDisputed, t: int) -> GameState:
                 state,
                 t,
                 "dispute_neutralizes",
-                f"{state.players[ev.by]} disputes the score of {last.move or 'the last play'} "
-                f"too: one dispute, claims {state.claims[0]} and {state.claims[1]}",
+                f"{state.players[ev.by]} disputes the score of {play_name(state, last)} "
+                f"too: one dispute; {_claims_text(state, last, state.claims, explicit=False)}",
             ),
         )
     if (
@@ -61,18 +69,50 @@ def _score_disputed(state: GameState, ev: ScoreDisputed, t: int) -> GameState:
             state,
             t,
             "dispute_neutralizes",
-            f"{state.players[ev.by]} disputes the score of "
-            f"{last.move or 'the last play'}: claims {claims[0]} and "
-            f"{claims[1]}"
+            f"{state.players[ev.by]} disputes the score of {play_name(state, last)}: "
+            + _claims_text(state, last, claims, explicit=ev.claims is not None)
             + ("; clock neutralized" if variant_of(state).dispute_neutralizes else ""),
         ),
     )
+
+
+def _claims_text(state: GameState, last: Play, claims: tuple[int, int], *, explicit: bool) -> str:
+    """Who claims which score: the player who made the play claims the first; the
+    second is the board's count, or the opponent's claim when one was given."""
+    names = state.players
+    mine = f"{names[last.player]} claims {claims[0]}"
+    if explicit:
+        return f"{mine}, {names[1 - last.player]} claims {claims[1]}"
+    if last.computed is not None:
+        return f"{mine}, the board gives {claims[1]}"
+    return f"{mine}; {names[1 - last.player]} does not agree"
+
+
+def _whose(state: GameState, last: Play, score: int) -> str:
+    """Whose claim a settled score is, as the dispute's ruling named them."""
+    claims = state.claims
+    if claims is None:
+        return ""
+    if score == claims[0]:
+        return f", {state.players[last.player]}'s claim"
+    if score == claims[1]:
+        board = last.computed is not None and claims[1] == last.computed
+        return ", the board's count" if board else f", {state.players[1 - last.player]}'s claim"
+    return f", neither claim ({claims[0]} / {claims[1]})"
+
+
+_AGREED = {
+    "players": "both players agree",
+    "scorekeeper": "both players agree; entered by the scorekeeper",
+}
+"""Who agreed a settled score, by who entered it (else as given, e.g. the director)."""
 
 
 def settle_score(state: GameState, t: int, score: int, how: str, by: Actor | None) -> GameState:
     """The last play's score is settled at ``score``; the clock runs again."""
     last = state.last
     assert last is not None
+    agreed = _AGREED.get(how, how)
     delta = score - last.score
     scores = add_pair(state.scores, last.player, delta)
     st = replace(
@@ -87,7 +127,8 @@ def settle_score(state: GameState, t: int, score: int, how: str, by: Actor | Non
             state,
             t,
             "dispute_neutralizes",
-            f"score of {last.move or 'the last play'} settled at {score} ({how}); clock resumed",
+            f"score of {play_name(state, last)} settled at {score}{_whose(state, last, score)} "
+            f"({agreed}); clock resumed",
         ),
     )
     if delta:
