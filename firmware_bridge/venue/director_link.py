@@ -32,7 +32,7 @@ from typing import Any
 import aiomqtt
 
 from engine.events import Event, encode_event
-from engine.rules.replay import Rejected, parse_jsonl
+from engine.rules.replay import Refused, Rejected, parse_jsonl_with_refused
 from firmware_bridge.venue.mqtt_session import BrokerSettings, MqttSession, publish_properties
 from firmware_bridge.venue.publisher import GET_LOG
 from firmware_bridge.venue.topics import PREFIX, TableTopics, TopicError, parse_topic
@@ -279,13 +279,14 @@ class DirectorLink:
 
     async def get_log(
         self, table: TableTopics, *, timeout_s: float = 10.0
-    ) -> tuple[list[tuple[int, Event]], list[Rejected]]:
-        """The table's event log, as ``(line, event)`` pairs and unreadable lines.
+    ) -> tuple[list[tuple[int, Event]], list[Rejected], list[Refused]]:
+        """The table's event log, as ``(line, event)`` pairs, unreadable lines, and the
+        refused commands it keeps (never replayed; the timeline shows them).
 
         Raises:
             DirectorError: No reply in time, or the table could not read its log.
         """
-        return parse_jsonl(await self.get_log_text(table, timeout_s=timeout_s))
+        return parse_jsonl_with_refused(await self.get_log_text(table, timeout_s=timeout_s))
 
     async def get_log_text(self, table: TableTopics, *, timeout_s: float = 10.0) -> str:
         """The table's event log as JSON Lines text.

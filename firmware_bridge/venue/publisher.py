@@ -23,7 +23,8 @@
   clients, to ``director/replies``; the ``id`` is echoed either way. A command
   redelivered with an ``id`` already answered is answered again, not re-run;
 - ``{"type": "get_log", "id": ...}`` is not an event: it is answered with the
-  table's event log as JSON Lines (``"log"``, ``"count"``), read from the log
+  table's event log as JSON Lines (``"log"``, ``"count"``; refused commands
+  included, marked ``"refused": true``), read from the log
   file through a second, read-only connection, so the director can see the timeline.
 
 Payloads are in docs/mqtt.md.
@@ -368,11 +369,13 @@ class TablePublisher:
         )
 
     async def _log_reply(self, ident: str | None) -> dict[str, Any]:
-        """The table's events as JSON Lines (refused commands left out)."""
+        """The table's events as JSON Lines, refused commands included (marked, as
+        ``log export --include-refused`` writes them): the director's timeline shows
+        them in their place, and each line is the row's seq."""
 
         def read() -> tuple[str, int]:
             out = io.StringIO()
-            n = export_jsonl(self.service.log_path, out)
+            n = export_jsonl(self.service.log_path, out, include_refused=True)
             return out.getvalue(), n
 
         error = ""

@@ -214,11 +214,11 @@ class DirectorApp(App[int]):
         if self.link is None:
             return "not connected to the broker"
         try:
-            events, bad = await self.link.get_log(TableTopics(table.venue, table.table))
+            events, bad, refused = await self.link.get_log(TableTopics(table.venue, table.table))
         except DirectorError as exc:
             return str(exc)
         register_variant_files(ev for _, ev in events)
-        table.set_events(events, bad)
+        table.set_events(events, bad, refused)
         return ""
 
     # --- the overview -------------------------------------------------------------------------

@@ -511,6 +511,8 @@ async def test_director_on_a_real_broker(mosquitto: Broker, tmp_path: Path) -> N
             ClockPressed(player=0),
             Challenged(player=1, words=("WINDY",)),
         )
+        late_press = await chal.submit(ClockPressed(player=0), "test")  # kept, refused
+        assert not late_press.accepted
         await submit_all(wait, Neutralized(by="director", reason="bag check"))
         times["wait"].advance(90_000)
         cfg = DirectorConfig(broker=mosquitto.url(), name="Judge Dee", desk="test-desk")
@@ -561,6 +563,8 @@ async def test_director_on_a_real_broker(mosquitto: Broker, tmp_path: Path) -> N
             ]  # fmt: skip
             await until(pilot, lambda: screen.state.variant is not None, "the game drawn")
             assert "challenge: awaiting verdict" in text_of(screen, "#phase")
+            # the refused press came with the log, in its place (never replayed)
+            assert "5 +0:00.0 REFUSED clock_pressed Cyd" in text_of(screen, "#events")
             await pilot.press("home", "down", "down")
             assert screen.state.scores == (32, 0)
             assert "Cyd 32" in text_of(screen, "#clocks")
