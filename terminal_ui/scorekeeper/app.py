@@ -9,8 +9,14 @@ scoresheet mode, and keeps the scoresheet:
 * ``q24`` then Enter records the turn being scored (first letter Q, 24 points);
   ``-`` or ``0`` a scoreless turn; ``2:b12`` (or Tab, then ``b12``) records for
   the other player. The turn being scored is the oldest one not yet scored,
-  whoever played it; passes, exchanges and turns after the no-more-plays cutoff
-  (TOR-8) are recorded as 0 by themselves once the scorekeeper reaches them.
+  whoever played it; passes and exchanges are recorded as 0 by themselves once
+  the scorekeeper reaches them. Each entry is sent bound to its turn (player and
+  turn number): it is never credited to another turn. A press after the
+  no-more-plays cutoff (TOR-8) looks like a play, so it waits for its entry: a
+  score is refused with the rule, ``-`` records its 0.
+* ``undo`` takes back the last entry; ``fix 1:3 q24`` corrects an earlier one
+  (player 1's turn 3), each logged as a ``turn_corrected`` event, until a player
+  signs.
 * Both clocks show large, run into overtime and preview the time penalty
   (TOR-7); after -1:01 a player may make no more plays (TOR-8, TOR-9).
 * Holds, challenges (TOR-5, TOR-6), verdicts, passes and pauses have keys and
@@ -329,6 +335,13 @@ class ScorekeeperApp(App[int]):
                 letter = entry.letter or "-"
                 self.say(f"Enter: {name} turn {target.index}: {letter} {entry.score}", "green")
             return
+        correction = self._correction(text)
+        if isinstance(correction, TurnCorrected):
+            self.say(f"Enter: {describe_event(correction, self.state)}", "green")
+            return
+        if correction is not None:
+            self.say(correction)
+            return
         try:
             result = interpret(alias_command(text), self.state, by="scorekeeper")
         except CommandError as exc:
@@ -389,13 +402,16 @@ class ScorekeeperApp(App[int]):
         self.chosen = None
         return True
 
+    def _correction(self, text: str) -> TurnCorrected | str | None:
+        """What ``undo`` or ``fix 1:3 q24`` stands for, or why not; None for other text."""
+        if text.lower() == "undo":
+            return undo_event(self.state, self.book)
+        return parse_fix(text)
+
     def correct(self, text: str) -> bool | None:
         """``undo`` or ``fix 1:3 q24``: the correction sent (True), refused here with the
         reason shown (False), or None when ``text`` is no correction."""
-        if text.lower() == "undo":
-            event: TurnCorrected | str | None = undo_event(self.state, self.book)
-        else:
-            event = parse_fix(text)
+        event = self._correction(text)
         if event is None:
             return None
         if isinstance(event, str):

@@ -17,7 +17,7 @@ from textual.widgets import Digits, Input, Static
 
 from clock.log.eventlog import EventLog
 from clock.timeline import FakeTimeline
-from engine.events import TurnScored
+from engine.events import TurnCorrected, TurnScored
 from engine.rules.state import GameState, Phase
 from terminal_ui.cli import build_parser
 from terminal_ui.scorekeeper.app import ScorekeeperApp
@@ -623,3 +623,52 @@ def test_snapshot_high_contrast(snap_compare: Any, tmp_path: Path) -> None:
     app, run_before = _snapshot_game(tmp_path)
     app.config.high_contrast = True
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+async def test_undo_and_fix_until_signed(tmp_path: Path) -> None:
+    """The scorekeeper takes back the last entry and corrects an earlier one, each
+    logged as a correction; once a player has signed, the sheet is closed."""
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await started(pilot)
+        await press_clock(pilot, 0)
+        await type_entry(pilot, "q24")
+        await press_clock(pilot, 1)
+        await type_entry(pilot, "b12")
+        await scored(pilot, (1, 1))
+        await type_entry(pilot, "undo")  # Ben's b12 was a slip: his turn is unscored again
+        st = await scored(pilot, (1, 0))
+        assert st.scores == (24, 0)
+        assert "Ben turn 1: entry taken back" in text(app, "#feedback")
+        await type_entry(pilot, "b21")
+        await scored(pilot, (1, 1))
+        await type_entry(pilot, "fix 1:1 q42")  # Ann's turn 1 was Q 42
+        await until(pilot, lambda: app.state.scores == (42, 21), "the correction")
+        assert "Ann's turn 1 corrected: Q 24 -> Q 42" in text(app, "#rulings")
+        await type_entry(pilot, "fix 1 q42")
+        await until(pilot, lambda: "not a correction" in text(app, "#feedback"), "the help")
+        app.query_one("#entry", Input).value = ""
+        await type_entry(pilot, "end - AEI")
+        await until(pilot, lambda: app.state.phase is Phase.OVER, "the result")
+        await until(pilot, lambda: isinstance(app.screen, ResultScreen), "the summary")
+        await pilot.press("escape")
+        await until(pilot, lambda: not isinstance(app.screen, ResultScreen), "closed")
+        await type_entry(pilot, "fix 2:1 b20")  # before signing: the result follows
+        await until(pilot, lambda: app.state.scores[1] == 20, "the late correction")
+        res = app.state.result
+        assert res is not None
+        assert res.scores == (42 + 6, 20)
+        await pilot.press("left_square_bracket")
+        await until(pilot, lambda: app.state.signed == (True, False), "Ann's signature")
+        await type_entry(pilot, "fix 2:1 b30")
+        await until(pilot, lambda: "refused" in text(app, "#feedback"), "the refusal")
+        assert "the result is signed" in text(app, "#feedback")
+        assert app.state.scores[1] == 20
+    kinds = [type(ev).__name__ for ev in logged_corrections(tmp_path / "game.sqlite")]
+    assert kinds == ["TurnCorrected"] * 3
+
+
+def logged_corrections(path: Path) -> list[TurnCorrected]:
+    """The turn_corrected events in the log (refused commands are not among them)."""
+    with EventLog.open(path, create=False) as log:
+        return [ev for _, ev in log.events() if isinstance(ev, TurnCorrected)]
