@@ -43,6 +43,8 @@ def sheet_lines(state: GameState, book: TurnBook, player: int, target: TurnRef |
             continue
         if h.kind == "scored":
             n += 1
+        elif h.kind == "rescored" and h.text.startswith("undo "):
+            n -= 1  # an entry taken back: its turn is scored again by a later line
         rows.append(escape(f"{label:<6}{h.score:+5d}{h.total:6d}"))
     for ref in book.pending(state):
         if ref.player != player:
@@ -58,6 +60,8 @@ def sheet_lines(state: GameState, book: TurnBook, player: int, target: TurnRef |
 
 
 def _sheet_label(h: Turn, n: int) -> str | None:
+    if h.kind == "rescored" and h.text.startswith("undo "):
+        return "  undo"
     if h.kind == "scored":
         return f"{n:>3} {h.text or '-'}"
     return {
