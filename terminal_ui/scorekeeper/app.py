@@ -47,7 +47,7 @@ from typing import ClassVar
 from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import BindingType
-from textual.containers import Horizontal
+from textual.containers import Horizontal, VerticalScroll
 from textual.css.query import NoMatches
 from textual.markup import escape
 from textual.widgets import Input, Label, Static
@@ -70,6 +70,7 @@ from engine.events import (
     Resumed,
     Signed,
     TurnCorrected,
+    TurnScored,
 )
 from engine.rules.state import GameState, Phase
 from firmware_bridge.host.devices import open_table
@@ -81,7 +82,14 @@ from terminal_ui.scorekeeper.entry import (
     parse_entry,
     parse_fix,
 )
-from terminal_ui.scorekeeper.sheet_text import phase_line, ruling_text, sheet_lines, target_text
+from terminal_ui.scorekeeper.sheet_text import (
+    entry_text,
+    phase_line,
+    ruling_text,
+    scored_text,
+    sheet_lines,
+    target_text,
+)
 from terminal_ui.scorekeeper.turn_book import (
     TurnBook,
     TurnRef,
@@ -157,7 +165,9 @@ class ScorekeeperApp(App[int]):
         with Horizontal(id="logs"):
             yield Static("", id="sheet0", classes="sheet")
             yield Static("", id="sheet1", classes="sheet")
-            yield Static("", id="rulings")
+            # every ruling, newest first: scrolling down goes back to the first
+            with VerticalScroll(id="rulings-pane"):
+                yield Static("", id="rulings")
         yield Static(
             "[b]\\[[/b] [b]][/b] clocks  [b]F3[/b] hold [b]F4[/b] release [b]F5[/b] challenge "
             "[b]F6[/b] valid [b]F7[/b] invalid [b]F8[/b] pass [b]F9[/b] pause  "
@@ -172,7 +182,7 @@ class ScorekeeperApp(App[int]):
             self.theme = HIGH_CONTRAST.name
         self.query_one("#sheet0").border_title = "1"
         self.query_one("#sheet1").border_title = "2"
-        self.query_one("#rulings").border_title = "rulings (newest first)"
+        self.query_one("#rulings-pane").border_title = "rulings (newest first)"
         self.query_one("#entry", Input).focus()
         self.run_service()
 
@@ -267,9 +277,16 @@ class ScorekeeperApp(App[int]):
         self.last_ack = ack
         fb = self.query_one("#feedback", Static)
         if ack.accepted:
-            fb.update(f"[green]ok[/green]: {escape(describe_event(ack.event, self.state))}")
+            fb.update(f"[green]ok[/green]: {escape(self._accepted_text(ack.event))}")
         else:
             fb.update(f"[red]refused[/red]: {escape(ack.reason)} [dim]({escape(ack.rule)})[/dim]")
+
+    def _accepted_text(self, event: Event) -> str:
+        """An accepted command in words; a score entry as the log took it (a withdrawn
+        turn's 0, not the score typed), from the service's committed state."""
+        if isinstance(event, TurnScored):
+            return scored_text(event, self.service.state if self.service else self.state)
+        return describe_event(event, self.state)
 
     def say(self, text: str, style: str = "yellow") -> None:
         """A message of the screen's own (not from the service)."""
@@ -332,8 +349,8 @@ class ScorekeeperApp(App[int]):
                 self.say("no turn to score for that player")
             else:
                 name = self.state.players[target.player]
-                letter = entry.letter or "-"
-                self.say(f"Enter: {name} turn {target.index}: {letter} {entry.score}", "green")
+                said = entry_text(name, target.index, entry.letter, entry.score)
+                self.say(f"Enter: {said}", "green")
             return
         correction = self._correction(text)
         if isinstance(correction, TurnCorrected):

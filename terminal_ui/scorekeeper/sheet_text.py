@@ -8,27 +8,38 @@ from __future__ import annotations
 
 from textual.markup import escape
 
+from engine.events import TurnScored
 from engine.rules.state import GameState, Phase, Ruling, Turn
 from engine.tournament.scores import result_text
 from terminal_ui.scorekeeper.turn_book import TurnBook, TurnRef
 from terminal_ui.table.commands import next_step
 
 __all__ = [
+    "entry_text",
     "phase_line",
     "result_lines",
     "ruling_text",
+    "scored_text",
     "sheet_lines",
     "short_rule",
     "target_text",
 ]
 
 
-def short_rule(rule: str) -> str:
-    """A rule citation short enough for a narrow panel: ``TOR-8``, ``NASPA IV.J``."""
+def short_rule(rule: str, width: int = 28) -> str:
+    """A rule citation short enough for a narrow panel: ``TOR-8``, ``NASPA IV.J``; a
+    longer one is cut between words, never inside one.
+
+    >>> short_rule("TOR-8: no more plays"), short_rule("NZASP 6.12.2.2 challenge procedure", 20)
+    ('TOR-8', 'NZASP 6.12.2.2...')
+    """
     head = rule.split(":", 1)[0].strip()
     if head.count("(") != head.count(")"):
         head = head.split("(", 1)[0].strip()
-    return head[:28]
+    if len(head) <= width:
+        return head
+    cut = head[: width - 2].rsplit(" ", 1)[0].rstrip(" ,;(")
+    return cut + "..."
 
 
 def sheet_lines(state: GameState, book: TurnBook, player: int, target: TurnRef | None) -> str:
@@ -53,7 +64,9 @@ def sheet_lines(state: GameState, book: TurnBook, player: int, target: TurnRef |
         if ref.kind == "play":
             rows.append(f"[b]{mark}{ref.index:>2} ?  unscored[/b]")
         else:
-            rows.append(f"{mark}{ref.index:>2} -  {ref.kind}")
+            # '-' on this screen is only ever a minus sign (overtime, penalties, a
+            # void's score): a turn that scores nothing says what it was
+            rows.append(f"{mark}{ref.index:>2}    {ref.kind}")
     if target is not None and target.player == player and target.kind == "in play":
         rows.append(f"[b]>{target.index:>2} ?  in play[/b]")
     return "\n".join(rows) or "(no turns yet)"
@@ -63,7 +76,7 @@ def _sheet_label(h: Turn, n: int) -> str | None:
     if h.kind == "rescored" and h.text.startswith("undo "):
         return "  undo"
     if h.kind == "scored":
-        return f"{n:>3} {h.text or '-'}"
+        return f"{n:>3} {h.text}"  # no letter entered: none shown ('-' is a minus)
     return {
         "withdrawn": "  void",
         "lost_turn": "  lost",
@@ -74,12 +87,36 @@ def _sheet_label(h: Turn, n: int) -> str | None:
     }.get(h.kind)
 
 
-def ruling_text(rulings: tuple[Ruling, ...], last: int = 6) -> str:
-    """The rulings, newest first, each with its rule."""
-    rows = [
-        f"[b]{escape(short_rule(r.rule))}[/b] {escape(r.text)}" for r in reversed(rulings[-last:])
-    ]
+def ruling_text(rulings: tuple[Ruling, ...]) -> str:
+    """Every ruling, newest first, each with its rule (the panel scrolls back to the
+    first)."""
+    rows = [f"[b]{escape(short_rule(r.rule))}[/b] {escape(r.text)}" for r in reversed(rulings)]
     return "\n".join(rows) or "(no rulings yet)"
+
+
+def entry_text(player: str, turn: int, letter: str, score: int) -> str:
+    """A score entry in words: ``Ann turn 3: Q 24``; ``Ann turn 3: 24`` without a
+    letter; ``Ann turn 3: 0 (nothing scored)``."""
+    return f"{player} turn {turn}: {_what(letter, score)}"
+
+
+def _what(letter: str, score: int) -> str:
+    if not score and not letter:
+        return "0 (nothing scored)"
+    return f"{letter.upper()} {score}" if letter else str(score)
+
+
+def scored_text(event: TurnScored, state: GameState) -> str:
+    """An accepted score entry as the log took it: a withdrawn turn shows the 0 it
+    scored, not the score typed (the challenge took the play off the board)."""
+    p = event.player
+    name = state.players[p]
+    turn = event.turn or state.scored[p]
+    entries = state.sheet[p]
+    if 0 < turn <= len(entries) and entries[turn - 1].withdrawn:
+        typed = _what(event.first_letter, event.score)
+        return f"{name} turn {turn}: 0, the play was withdrawn ({typed} does not count)"
+    return entry_text(name, turn, event.first_letter, event.score)
 
 
 def result_lines(state: GameState) -> list[str]:
@@ -120,12 +157,12 @@ def phase_line(st: GameState) -> str:
         res = st.result
         phase += ": " + result_text(st.players, res.scores, res.winner, res.reason, res.spread)
     elif st.phase is Phase.PLAYING and st.variant is not None and st.locked[st.turn]:
-        # TOR-8: said in full where the scorekeeper looks, not only as a status word
+        # TOR-8: said in full where the scorekeeper looks, not only as a status word,
+        # in a line that fits 120 columns
         name = st.players[st.turn]
         phase += (
-            f" | {name} is LOCKED OUT ({short_rule(st.variant.source('cutoff'))}: no more "
-            f"plays): {name}'s press ends the turn as a pass scoring 0; a play not yet "
-            "pressed is taken off the board"
+            f" | {name} LOCKED OUT ({short_rule(st.variant.source('cutoff'))}): no more "
+            "plays; a play on the board comes off, the turn scores 0"
         )
     elif last is not None and last.window_open and st.phase is Phase.PLAYING:
         phase += (

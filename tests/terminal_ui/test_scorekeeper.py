@@ -267,7 +267,7 @@ async def test_pass_records_a_scoreless_turn(tmp_path: Path) -> None:
         assert st.turn == 0
         assert st.scores == (0, 0)
         assert st.scoreless == 1
-        assert "1 -    +0     0" in text(app, "#sheet1")
+        assert "  1      +0     0" in text(app, "#sheet1")  # no "-": a minus only
 
 
 async def test_hold_and_release(tmp_path: Path) -> None:
@@ -404,8 +404,8 @@ async def test_overtime_penalty_preview_and_lockout(tmp_path: Path) -> None:
         assert app.state.phase is Phase.PLAYING
         # said in full where the scorekeeper looks: who, the rule, what a press does
         assert (
-            "Ann is LOCKED OUT (TOR-8: no more plays): Ann's press ends the turn as a pass "
-            "scoring 0; a play not yet pressed is taken off the board"
+            "Ann LOCKED OUT (TOR-8): no more plays; a play on the board comes off, "
+            "the turn scores 0"
         ) in text(app, "#phase")
         # Ann's press is a pass (TOR-8). To the scorekeeper it looks like a play: the
         # next entry is for it. Its score is refused with the rule, never moved onto
@@ -421,7 +421,7 @@ async def test_overtime_penalty_preview_and_lockout(tmp_path: Path) -> None:
         await type_entry(pilot, "-")
         st = await scored(pilot, (2, 1))
         assert st.scores == (30, 10)
-        assert "2 -    +0    30" in text(app, "#sheet0")
+        assert "  2      +0    30" in text(app, "#sheet0")  # '-' is only a minus sign
         # Ben passes while Ann may not play: the game ends (TOR-9); racks, then the result.
         await pilot.press("f8")
         await until(pilot, lambda: app.state.phase is Phase.END_RACKS, "the end")
@@ -642,6 +642,8 @@ async def test_undo_and_fix_until_signed(tmp_path: Path) -> None:
         assert "Ben turn 1: entry taken back" in text(app, "#feedback")
         await type_entry(pilot, "b21")
         await scored(pilot, (1, 1))
+        await until(pilot, lambda: "undo" in text(app, "#sheet1"), "the sheet")
+        assert " 2 B" not in text(app, "#sheet1")  # b21 is turn 1 again, not turn 2
         await type_entry(pilot, "fix 1:1 q42")  # Ann's turn 1 was Q 42
         await until(pilot, lambda: app.state.scores == (42, 21), "the correction")
         assert "Ann's turn 1 corrected: Q 24 -> Q 42" in text(app, "#rulings")

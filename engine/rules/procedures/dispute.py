@@ -93,11 +93,14 @@ def _whose(state: GameState, last: Play, score: int) -> str:
     claims = state.claims
     if claims is None:
         return ""
+    mover, other = state.players[last.player], state.players[1 - last.player]
     if score == claims[0]:
-        return f", {state.players[last.player]}'s claim"
+        return f", {mover}'s claim"
+    if claims[0] == claims[1]:  # a score sheet: the opponent gave no number
+        return f", not {mover}'s claim of {claims[0]}"
     if score == claims[1]:
         board = last.computed is not None and claims[1] == last.computed
-        return ", the board's count" if board else f", {state.players[1 - last.player]}'s claim"
+        return ", the board's count" if board else f", {other}'s claim"
     return f", neither claim ({claims[0]} / {claims[1]})"
 
 
