@@ -31,6 +31,7 @@ from clock.log.eventlog import (
     export_jsonl,
     import_jsonl,
     verify,
+    verify_and_read,
 )
 from engine.errors import EngineError, Refusal
 from engine.events import (
@@ -214,6 +215,25 @@ def test_refused_rows_are_kept_but_not_replayed(tmp_path: Path) -> None:
     assert (rec.reason, rec.rule, rec.t) == (no.reason, no.rule, 2000)
     assert rec.hash == chain_hash(rec.prev_hash, 2, 2000, True, rec.body)
     assert verify(path).ok
+
+
+def test_verify_and_read_gives_verify_and_the_events_in_one_pass(tmp_path: Path) -> None:
+    path = tmp_path / "table.db"
+    with EventLog.open(path) as log:  # held open by its writer while it is read
+        log.append(GAME[0])
+        log.append(ClockPressed(player=1), t=2000, refused=Refusal("not your turn", "NZASP 6.1"))
+        log.append(TilesPlaced(player=0, move="8D WINDY", score=32), t=31000)  # t from the row
+        found, events = verify_and_read(path)
+        assert found == verify(path)
+        assert found.ok, found.problems
+        assert events == list(log.events())
+    assert [(seq, ev.t) for seq, ev in events] == [(1, 0), (3, 31000)]
+
+    forged = encode_event(TilesPlaced(t=31000, player=0, move="8D WINDY", score=62)).hex()
+    tamper(path, f"UPDATE events SET body = x'{forged}' WHERE seq = 3")
+    found, _ = verify_and_read(path)
+    assert found == verify(path)
+    assert [seq for seq, _ in found.problems] == [3]
 
 
 # --- protection --------------------------------------------------------------------------
