@@ -61,7 +61,10 @@ def register(sub: Any) -> None:
     unpair.add_argument("--reason", required=True)
     res = action("result", "record (or correct) one result: ROUND NAME SCORE NAME SCORE", _result)
     res.add_argument("round", type=int, metavar="ROUND")
-    res.add_argument("entries", nargs=4, metavar="NAME SCORE NAME SCORE")
+    # Four positionals gathered into args.entries: one nargs=4 argument shows its metavar
+    # four times, and CPython 3.11's --help fails on a positional's tuple metavar.
+    for i, word in enumerate(("NAME", "SCORE", "NAME", "SCORE")):
+        res.add_argument(f"entry{i}", metavar=word, action=_Entry)
     res.add_argument("--division", metavar="NAME")
     res.add_argument(
         "--forfeit",
@@ -113,6 +116,19 @@ def register(sub: Any) -> None:
     imp.add_argument("tfiles", nargs="+", type=Path, metavar="FILE.t")
     imp.add_argument("--rounds", type=int, metavar="N", help="rounds in all (default: as paired)")
     imp.add_argument("--system", default="swiss", help="how the rounds after are paired")
+
+
+class _Entry(argparse.Action):
+    """One word of ``event result``'s NAME SCORE NAME SCORE, appended to ``entries``."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        namespace.entries = [*getattr(namespace, "entries", []), values]
 
 
 def _say(line: str) -> None:

@@ -111,6 +111,16 @@ def test_a_bad_event_file_is_refused_with_its_line(tmp_path: Path) -> None:
         parse_event(EVENT.replace('"1-2"', '"1"'), "e.toml")
 
 
+def test_result_usage_names_two_players_and_their_scores() -> None:
+    shown = rackclock("event", "result", "--help")
+    assert shown.returncode == 0, shown.stderr
+    usage = " ".join(shown.stdout.split())
+    assert "[--reason REASON] EVENTLOG ROUND NAME SCORE NAME SCORE record (or" in usage
+    short = rackclock("event", "result", "e.sqlite", "1", "Ann", "400", "Ben")
+    assert short.returncode == 2
+    assert short.stderr.splitlines()[-1].endswith("the following arguments are required: SCORE")
+
+
 def test_pair_result_correct_and_standings_from_the_command_line(tmp_path: Path) -> None:
     (tmp_path / "club.toml").write_text(EVENT, encoding="utf-8")
     assert rackclock("event", "new", tmp_path / "club.toml").returncode == 0
