@@ -30,6 +30,7 @@ from engine.rules.procedures.common import (
     set_pair,
     variant_of,
 )
+from engine.rules.procedures.correction import shifted
 from engine.rules.procedures.dispute import settle_score
 from engine.rules.procedures.overdraw import settle
 from engine.rules.state import GameState, Phase, Ruling
@@ -198,16 +199,7 @@ def _adjusted(state: GameState, ev: Adjusted, t: int) -> GameState:
                     ),
                 ),
             )
-        final = add_pair(res.scores, p, ev.score_delta + refund)
-        winner = None if final[0] == final[1] else (0 if final[0] > final[1] else 1)
-        spread = (
-            res.spread
-            if res.reason in ("forfeit", "lateness", "bye", "resigned")
-            else abs(final[0] - final[1])
-        )
-        st = replace(
-            st, result=replace(res, scores=final, winner=winner, spread=spread, penalties=pens)
-        )
+        st = replace(st, result=replace(shifted(res, p, ev.score_delta + refund), penalties=pens))
     return st
 
 
