@@ -116,7 +116,7 @@ def advance(state: GameState, t: int) -> GameState:
     behind_known = state.mode == "board" or all(state.scored[i] >= state.presses[i] for i in (0, 1))
     # "Still behind" (TOR-9) is read on the scores as recorded: time penalties come
     # off only at the end (an assumed reading; see docs/variants.md).
-    if locked[opp] or (behind_known and state.scores[opp] >= state.scores[seat]):
+    if locked[opp] or (behind_known and st.scores[opp] >= st.scores[seat]):
         # TOR-9: only a player who is behind may play on.
         st = replace(
             st,
