@@ -9,7 +9,10 @@ __all__ = ["COMMANDS", "SCORESHEET_COMMANDS"]
 COMMANDS: tuple[tuple[str, str], ...] = (
     ("8D WINDY", "lay a play across from 8D (D8 WINDY: down); the score shown is computed"),
     ("8D WINDY 30", "lay a play, declaring 30"),
-    ("H4 JOE(Y) / H4 JOE.", "a tile already on the board: in parentheses, or a dot"),
+    (
+        "H4 JOE(Y) / H4 JOE.",
+        "a tile already on the board: in parentheses (the letter must be the tile there), or a dot",
+    ),
     ("8D WIND?", "a blank is ?: name it before the press with blank y"),
     ("blank y", "name the blank(s) of the play on the board, in order"),
     ("demand", "demand the letter of an unnamed blank"),
@@ -45,6 +48,7 @@ SCORESHEET_COMMANDS: tuple[tuple[str, str], ...] = (
     ("hold / release", "hold the last play, release it"),
     ("challenge", "challenge the last play"),
     ("valid / invalid", "the verdict"),
+    ("dispute / dispute 21", "dispute the last play's score; settle it at the agreed score"),
     ("end AEI -", "the tiles left on each rack at the end (- for none)"),
     ("neutral REASON / resume", "stop the clock with the reason; start it again"),
     ("help / ?", "this help"),
