@@ -50,6 +50,7 @@ def run(args: argparse.Namespace) -> int:
     """Open the scorekeeper's screen."""
     from clock.files import load_variant
     from clock.log.eventlog import EventLog, LogError
+    from clock.log.lock import WriterLock
     from engine.errors import EngineError
     from terminal_ui.scorekeeper.app import ScorekeeperApp
     from terminal_ui.scorekeeper.config import ScorekeeperConfig, default_log_path
@@ -72,7 +73,9 @@ def run(args: argparse.Namespace) -> int:
         # Harmless to the log: no other connection of this process is open yet, and
         # another process's writer keeps its locks, so this close removes no -wal of
         # its (docs/events.md, "Who opens a log").
-        EventLog.open(cfg.log).close()
+        # A log a running table holds (clock/log/lock.py) is refused, saying who holds it.
+        with WriterLock(cfg.log, "rackclock scorekeeper"):
+            EventLog.open(cfg.log).close()
     except LogError as exc:
         sys.stderr.write(f"rackclock scorekeeper: {exc}\n")
         return 2

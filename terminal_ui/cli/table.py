@@ -53,6 +53,7 @@ def run(args: argparse.Namespace) -> int:
     """Open the table terminal."""
     from clock.files import load_variant, load_word_list
     from clock.log.eventlog import EventLog, LogError
+    from clock.log.lock import WriterLock
     from engine.errors import EngineError
     from terminal_ui.shared.keys import clock_keys
     from terminal_ui.table.app import TableApp
@@ -82,7 +83,9 @@ def run(args: argparse.Namespace) -> int:
         # Harmless to the log: no other connection of this process is open yet, and
         # another process's writer keeps its locks, so this close removes no -wal of
         # its (docs/events.md, "Who opens a log").
-        EventLog.open(cfg.log).close()
+        # A log a running table holds (clock/log/lock.py) is refused, saying who holds it.
+        with WriterLock(cfg.log, "rackclock table"):
+            EventLog.open(cfg.log).close()
     except LogError as exc:
         sys.stderr.write(f"rackclock table: {exc}\n")
         return 2

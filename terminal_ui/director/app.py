@@ -14,7 +14,10 @@ Two sources of tables:
 - **logs** (``--log FILE...``): each file (SQLite or JSON Lines) is a table; the
   table's time "now" is its service's heartbeat (``<log>.alive``) when there is
   one, else its last event; a ruling is checked with the engine and appended to
-  the file. A running table service must not be writing that file.
+  the file, stamped when it is made (:func:`clock.log.ruling.append_ruling`).
+  A log a running table service holds (its lock, :mod:`clock.log.lock`) is
+  written only by that service: a ruling on it is refused here, saying who holds
+  it, and is made from the console on the venue broker instead.
 
 The pure parts import no Textual: rows and flags (:mod:`terminal_ui.director.rows`),
 tables (:mod:`terminal_ui.director.tables`), rulings offline
@@ -28,7 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import on, work
@@ -40,7 +43,8 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from clock.files import register_variant_files
 from clock.log.eventlog import LogError
-from clock.log.ruling import append_ruling
+from clock.log.lock import LogHeld, holder
+from clock.log.ruling import OFFLINE_ADVICE, append_ruling
 from engine.clocktext import clock_text
 from engine.errors import EngineError
 from engine.events import Event
@@ -115,9 +119,11 @@ class DirectorApp(App[int]):
     """
     BINDINGS: ClassVar[list[BindingType]] = list(bindings("director"))
 
-    def __init__(self, config: DirectorConfig) -> None:
+    def __init__(self, config: DirectorConfig, *, wall_ms: Callable[[], int] | None = None) -> None:
         super().__init__()
         self.config = config
+        self.wall_ms = wall_ms or (lambda: time.time_ns() // 1_000_000)
+        """The wall clock (Unix ms) a ruling is made at: tests give a fake one."""
         self._drawn: dict[str, tuple[object, ...]] = {}
         """The cells on the overview, by table: only changed rows are redrawn."""
         self._banner_text = ""
@@ -321,8 +327,8 @@ class DirectorApp(App[int]):
                 state = "connecting" + (f" ({err})" if err else "")
             return f"broker {self.config.broker}: {state}; {len(self.rows)} table(s)"
         text = (
-            f"{len(self.rows)} log file(s); rulings are appended to the files: "
-            "a running table service must not be writing the same file"
+            f"{len(self.rows)} log file(s); rulings are appended to the files no running "
+            "table holds (a running table takes its rulings over the venue broker)"
         )
         return "\n".join([text, *self._problems])
 
@@ -393,13 +399,17 @@ class DirectorApp(App[int]):
         players = row.players if row is not None and row.players[0] else table.state.players
         note = ""
         if table.path is not None:
+            # A running table's log is written by its service alone: refused before the
+            # dialog (append_ruling refuses it again under the lock, should one start).
+            who = holder(table.path)
+            if who is not None:
+                held = f"{table.path.name} is held by {who}: {OFFLINE_ADVICE}"
+                self.show_feedback(table, f"{table.label}: refused: {held}")
+                return
             note = (
-                f"Offline: the ruling is checked, then appended to {table.path}. "
-                "A running table service must not be writing this file."
+                f"Offline: the ruling is checked, then appended to {table.path} "
+                "(no table service holds it), stamped when it is made."
             )
-            _, live = table.now(time.time_ns() // 1_000_000)
-            if live:
-                note += " Its heartbeat is fresh: a service seems to be running on it!"
 
         def done(event: Event | None) -> None:
             if event is not None:
@@ -413,8 +423,10 @@ class DirectorApp(App[int]):
         name = type(event).__name__
         if table.path is not None:
             try:
-                _, text = append_ruling(table.path, event, time.time_ns() // 1_000_000)
+                _, text = append_ruling(table.path, event, self.wall_ms())
                 table.reload()
+            except LogHeld as exc:
+                text = f"refused: {exc}"
             except (OSError, EngineError) as exc:
                 text = f"failed: {exc}"
         else:

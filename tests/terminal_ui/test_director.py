@@ -176,7 +176,7 @@ async def test_overview_sorts_by_attention_with_flags(tmp_path: Path) -> None:
         assert grid.get_row_at(1)[0] == "CHALLENGE DRIFT"
         assert "Ann v Ben" in grid.get_row_at(2)
         assert "-0:10*" in grid.get_row_at(2)[4]
-        assert "a running table service must not be writing" in text_of(app.screen, "#banner")
+        assert "files no running table holds" in text_of(app.screen, "#banner")
     # a higher threshold: the neutralization is no longer an alert
     calm = DirectorApp(config(tmp_path, three_tables(tmp_path), neutral_alert_s=120))
     async with calm.run_test(size=SIZE) as pilot:
@@ -336,7 +336,7 @@ async def test_ruling_dialog_checks_its_fields(tmp_path: Path) -> None:
         screen = app.screen
         assert isinstance(screen, RulingScreen)
         assert "changes the score or the time" in text_of(screen, "#error")
-        assert "must not be writing this file" in text_of(screen, "#note")
+        assert "no table service holds it" in text_of(screen, "#note")
         screen.query_one("#player", Input).value = "Zed"
         screen.query_one("#score", Input).value = "5"
         await pilot.press("enter")
