@@ -22,12 +22,17 @@ scoresheet mode, and keeps the scoresheet:
 * Holds, challenges (TOR-5, TOR-6), verdicts, passes and pauses have keys and
   typed commands; every ruling is listed with the rule it applies.
 
+It opens on the table terminal's start screen (:mod:`terminal_ui.shared.start`):
+the game and its clock start at a clock key, so reading the screen or the help
+costs no player time (TOR-7).
+
 Keys: ``[``/F1 and ``]``/F2 are the players' clocks (they sign the result once
 the game is over), F3 hold, F4 release, F5 challenge, F6 valid, F7 invalid,
 F8 pass, F9 pause/resume, ctrl+T high contrast, F12 help, Tab the other
-player's turn, Esc back to the oldest turn, ctrl+q quits (one key map for every
-screen: :mod:`terminal_ui.shared.keys`). Typed commands are those of the
-table terminal (:mod:`terminal_ui.table.commands`): ``hold``, ``release``,
+player's turn, Esc back to the oldest turn, ctrl+N the next game (seats swapped)
+once this one is over, ctrl+q quits (mid-game it asks first and says how to
+resume; one key map for every screen: :mod:`terminal_ui.shared.keys`). Typed
+commands are those of the table terminal (:mod:`terminal_ui.table.commands`): ``hold``, ``release``,
 ``challenge [WORD...]``, ``valid``, ``invalid``, ``pass``, ``exchange N``,
 ``neutral REASON``, ``resume``, ``dispute [N]``, ``racks AEI BCD`` (``-`` for an
 empty rack; also ``end AEI BCD``), ``resign``.
