@@ -95,8 +95,12 @@ async def _scorekeeper(measure: Measure) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         app = ScorekeeperApp(ScorekeeperConfig(log=Path(tmp) / "s.sqlite"))
         async with app.run_test(headless=True, size=SIZE) as pilot:
+            while app._start is None and app.state.variant is None:
+                await pilot.pause()
+            await pilot.press("f1")  # the start screen: the clock starts at a clock key
             while app.state.variant is None:
                 await pilot.pause()
+            await pilot.pause()
             await measure()
 
 
