@@ -21,9 +21,10 @@ that a disk busy for a while slows both:
 2. **Taking results** from a folder of N finished, signed table logs (one round of
    N tables, real games from :mod:`bench.gamelog` written with the real
    :class:`clock.log.eventlog.EventLog`): ``rackclock event results LOG FOLDER`` run
-   in-process (the command's own code: each file's chain verified read-only, its
-   games replayed under the rules and matched to the round's pairing, the result
-   appended), on a fresh copy of the event's log each time (best of ``--repeat``).
+   in-process (the command's own code: each file's chain verified and its events
+   decoded in one read-only pass, its games replayed under the rules and matched to
+   the round's pairing, the result appended), on a fresh copy of the event's log
+   each time (best of ``--repeat``).
    Floor: every row of every log read read-only and one SHA-256 over their bytes
    (what the chain check cannot skip), with one raw durable commit after each file
    (the append no result can skip; after the read, as the command does it, since a
@@ -270,7 +271,7 @@ def _results(root: Path, tables: int, repeat: int) -> dict[str, Any]:
 
 def _parts(event: Path, files: list[Path], repeat: int) -> tuple[float, float]:
     """Where the command's time goes: the seconds to read every log as it does
-    (chain verified, then the events loaded), and to replay and match every game
+    (chain verified and events decoded in one pass), and to replay and match every game
     against the event (nothing appended). The rest is the appends and the command."""
     read = best_time(lambda: [read_game_log(f) for f in files], repeat)
     logs = [(str(f), read_game_log(f)) for f in files]
@@ -364,7 +365,7 @@ def main(argv: list[str] | None = None) -> int:
             )
             rest = res["results_s"] - res["part_read_s"] - res["part_replay_match_s"]
             print(
-                f"  of which: reading the logs (chain verified, events loaded) "
+                f"  of which: reading the logs (chain verified, events decoded) "
                 f"{res['part_read_s'] * 1000:.1f} ms, replaying and matching the games "
                 f"{res['part_replay_match_s'] * 1000:.1f} ms; the appends and the rest "
                 f"{rest * 1000:.1f} ms"
