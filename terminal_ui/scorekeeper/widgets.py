@@ -11,7 +11,7 @@ from textual.markup import escape
 from textual.screen import ModalScreen
 from textual.widgets import Digits, Label, Static
 
-from engine.clocktext import clock_text
+from engine.clocktext import clock_text, penalty_rate
 from engine.rules.procedures.common import penalty
 from engine.rules.state import GameState, Phase
 from terminal_ui.scorekeeper.sheet_text import result_lines
@@ -73,7 +73,9 @@ class SheetClock(Vertical):
         elif left < 0:
             status.append("OVERTIME")
         if left < 0:
-            status.append(f"penalty -{pen}")
+            # -0:03 beside "penalty -4" surprises: say how the rule counts (TOR-7)
+            rate = f" ({penalty_rate(state.variant)})" if state.variant is not None else ""
+            status.append(f"penalty -{pen}{rate}")
         if running:
             status.append("running")
         elif clock.neutral and clock.resume_to == seat:
