@@ -10,6 +10,7 @@ from typing import Any
 
 from clock.log.eventlog import VerifyResult, export_jsonl, import_jsonl, verify
 from clock.log.files import is_sqlite, load_log
+from clock.log.lock import WriterLock
 from engine.errors import EngineError
 from engine.rules.replay import replay
 
@@ -109,7 +110,9 @@ def run_import(args: argparse.Namespace) -> int:
     """Import JSON Lines into a new log; report unreadable lines."""
     try:
         lines = Path(args.jsonl).read_text(encoding="utf-8").splitlines()
-        result = import_jsonl(lines, args.output)
+        # a log a table service holds (even one that has just made it) has one writer
+        with WriterLock(args.output, "rackclock log import"):
+            result = import_jsonl(lines, args.output)
     except (OSError, UnicodeDecodeError, EngineError) as exc:
         sys.stderr.write(f"rackclock log import: {exc}\n")
         return 1

@@ -20,7 +20,7 @@ from clock.log.lock import LogHeld, WriterLock, holder, lock_path
 from clock.log.ruling import append_ruling
 from clock.table.service import TableService
 from clock.timeline import FakeTimeline
-from engine.events import Adjusted, ClockPressed, Event, GameStarted, Neutralized
+from engine.events import Adjusted, ClockPressed, Event, GameStarted, Neutralized, encode_event
 from engine.rules.replay import replay
 
 START = GameStarted(t=1_000, variant="nzasp", players=("Ann", "Ben"), mode="scoresheet")
@@ -131,3 +131,21 @@ def test_a_running_clock_is_not_charged_for_the_time_its_service_was_gone(
     assert times(log)[-1] == 7_000
     # stamped at the wall time (26:40 on), Ben's 25:00 would be gone
     assert state.clock.remaining(1, state.t) > 0
+
+
+def test_log_import_into_a_held_log_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from terminal_ui.cli import main
+
+    source = tmp_path / "t1.jsonl"
+    source.write_bytes(encode_event(START) + b"\n")
+    target = tmp_path / "t9.sqlite"
+    with WriterLock(target, "rackclock serve"):
+        assert main(["log", "import", str(source), "-o", str(target)]) == 1
+        err = capsys.readouterr().err
+        held = f"t9.sqlite is held by rackclock serve {HERE}: one writer per log: stop it first"
+        assert err == f"rackclock log import: {held}\n"
+        assert not target.exists()
+    assert main(["log", "import", str(source), "-o", str(target)]) == 0
+    assert times(target) == [1_000]
