@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import os
 import socket
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -149,3 +151,25 @@ def test_log_import_into_a_held_log_is_refused(
         assert not target.exists()
     assert main(["log", "import", str(source), "-o", str(target)]) == 0
     assert times(target) == [1_000]
+
+
+@pytest.mark.parametrize("command", ["table", "scorekeeper"])
+def test_the_table_terminals_refuse_a_held_log_before_their_screen(
+    tmp_path: Path, command: str
+) -> None:
+    log = tmp_path / "t1.sqlite"
+    rackclock = Path(sys.executable).parent / "rackclock"
+    with WriterLock(log, "rackclock serve"):
+        done = subprocess.run(
+            [str(rackclock), command, "--variant", "nzasp", "--log", str(log)],
+            capture_output=True,
+            text=True,
+            stdin=subprocess.DEVNULL,
+            timeout=30,
+        )
+    assert done.returncode == 2
+    assert done.stderr == (
+        f"rackclock {command}: t1.sqlite is held by rackclock serve {HERE}: "
+        "one writer per log: stop it first\n"
+    )
+    assert not log.exists()
