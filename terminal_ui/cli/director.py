@@ -32,7 +32,11 @@ def register(sub: Any) -> None:
         nargs="+",
         type=Path,
         metavar="FILE",
-        help="event logs (SQLite or JSON Lines), or folders of them (e.g. the venue archive)",
+        help=(
+            "event logs (SQLite or JSON Lines), or folders of them (e.g. the venue archive); "
+            "rulings go into a log no running table holds (a running table is ruled "
+            "over --broker)"
+        ),
     )
     cmd.add_argument("--venue", help="with --broker: follow only this venue's tables")
     cmd.add_argument("--name", default="director", help="your name, logged with every ruling")
