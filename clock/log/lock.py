@@ -20,11 +20,16 @@ from __future__ import annotations
 import fcntl
 import os
 import socket
+import time
 from pathlib import Path
 
 from clock.log.eventlog import LogError
 
 __all__ = ["LogHeld", "WriterLock", "holder", "lock_path"]
+
+_LOOKS = 20
+"""Tries, 5 ms apart, while the lock is taken by nobody named: :func:`holder` takes it
+shared for a moment to look, and must not turn a starting table away."""
 
 
 class LogHeld(LogError):
@@ -97,12 +102,20 @@ class WriterLock:
             ) from None
         except OSError as exc:
             raise LogError(f"cannot make the lock file {str(path)!r}: {exc.strerror}") from None
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            text = os.pread(fd, 512, 0).decode("utf-8", "replace").strip()
+        for _ in range(_LOOKS):
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                text = os.pread(fd, 512, 0).decode("utf-8", "replace").strip()
+                if text:  # a writer, named: refused at once
+                    os.close(fd)
+                    raise LogHeld(Path(log_path).name, _who(text), advice) from None
+                # nameless: most likely someone looking (holder()), for a moment
+                time.sleep(0.005)
+        else:
             os.close(fd)
-            raise LogHeld(Path(log_path).name, _who(text), advice) from None
+            raise LogHeld(Path(log_path).name, "another program", advice)
         # Only the holder writes the file, so a reader sees the holder's name or nothing.
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{name}\t{os.getpid()}\t{socket.gethostname()}\n".encode(), 0)

@@ -7,10 +7,12 @@ tests/system/test_one_writer.py; here one process, real files, fake time.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import socket
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -173,3 +175,21 @@ def test_the_table_terminals_refuse_a_held_log_before_their_screen(
         "one writer per log: stop it first\n"
     )
     assert not log.exists()
+
+
+def test_a_look_at_the_lock_does_not_turn_a_writer_away(tmp_path: Path) -> None:
+    """holder() takes the lock shared for a moment; a writer starting then waits for it
+    (a few ms), but one held by a nameless program for good is refused."""
+    log = tmp_path / "t1.sqlite"
+    lock_path(log).touch()
+    look = os.open(lock_path(log), os.O_RDONLY)
+    try:
+        fcntl.flock(look, fcntl.LOCK_SH)
+        threading.Timer(0.02, fcntl.flock, (look, fcntl.LOCK_UN)).start()
+        with WriterLock(log, "rackclock serve"):
+            assert holder(log) == f"rackclock serve {HERE}"
+        fcntl.flock(look, fcntl.LOCK_SH)  # and now it stays
+        with pytest.raises(LogHeld, match="held by another program"):
+            WriterLock(log, "rackclock serve")
+    finally:
+        os.close(look)
