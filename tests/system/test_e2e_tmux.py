@@ -42,10 +42,11 @@ def _require_tmux() -> str:
 
 
 class Terminal:
-    """One tmux server (private socket) with one 80x24 window."""
+    """One tmux server (private socket) with one window (80x24 unless ``size`` says)."""
 
-    def __init__(self, exe: str, env: dict[str, str]) -> None:
+    def __init__(self, exe: str, env: dict[str, str], size: tuple[int, int] = (80, 24)) -> None:
         self.exe = exe
+        self.size = size
         self.socket = f"rackclock-e2e-{os.getpid()}-{uuid.uuid4().hex[:8]}"
         self.env = env
         self.target = "table"
@@ -71,9 +72,9 @@ class Terminal:
             "-s",
             self.target,
             "-x",
-            "80",
+            str(self.size[0]),
             "-y",
-            "24",
+            str(self.size[1]),
             "-c",
             str(REPO),
             "-e",

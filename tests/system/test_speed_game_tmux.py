@@ -1,0 +1,151 @@
+"""A whole Toronto speed game at the real ``rackclock scorekeeper``, under tmux (issue 20,
+"done when": a lockout and an undo).
+
+The scorekeeper command runs in a tmux window of 120x30 (test_e2e_tmux.py's driver)
+on a log file, with a director's variant file (docs/variants.md, "A director's
+variant") that extends ``toronto-speed`` with 4 s clocks and the no-more-plays
+cutoff at 1 s of overtime instead of 3:00 and -1:01 (``initial_ms``,
+``cutoff_overtime_ms``), so the lockout (TOR-8) comes in real time within seconds.
+From the start screen to both signatures the keys a scorekeeper and two players
+press go in with ``tmux send-keys``: entries ``q24``, ``-`` and ``2:b12`` out of
+order, an ``undo``, a ``fix``, the locked-out turn's score refused with TOR-8 and
+``-`` recorded, the racks. Then ``rackclock replay --json`` must put every entry on
+the turn meant and give the result computed here by hand, and ``rackclock log
+verify`` must pass.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.system.test_e2e_tmux import Terminal, _require_tmux, squeeze
+from tests.system.test_kill9 import RACKCLOCK
+from tests.system.test_log_readers import rackclock
+
+INITIAL_MS = 4_000
+CUTOFF_MS = 1_000
+VARIANT = f"""\
+name = "speed-quick"
+title = "Toronto speed play with 4 s clocks, for a test"
+extends = "toronto-speed"
+
+[params]
+initial_ms = {INITIAL_MS}
+cutoff_overtime_ms = {CUTOFF_MS}
+"""
+RACK_VALUE = {"AEI": 3, "BCD": 8}
+"""Tile values left on the racks (A, E, I 1; B, C 3; D 2), deducted at the cutoff (TOR-9)."""
+
+
+@pytest.fixture
+def tmux(tmp_path: Path) -> Iterator[Terminal]:
+    """A fresh tmux server with a 120x30 window (the lockout line fits 120 columns)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TMUX")}
+    env["XDG_DATA_HOME"] = str(tmp_path)
+    term = Terminal(_require_tmux(), env, size=(120, 30))
+    try:
+        yield term
+    finally:
+        term.kill()
+
+
+def test_a_speed_game_with_a_lockout_and_an_undo(tmux: Terminal, tmp_path: Path) -> None:
+    variant = tmp_path / "speed-quick.toml"
+    variant.write_text(VARIANT)
+    log = tmp_path / "speed.sqlite"
+    tmux.start(
+        f"exec {RACKCLOCK} scorekeeper --variant {variant} --log {log} --players Ann,Ben --first 0"
+    )
+    tmux.wait_for("A new game", "Press a clock key")
+    # Ben starts Ann's clock. The start screen is drawn a moment before it takes keys:
+    # a key it did not take is pressed again (there a clock key only starts the game).
+    for _ in range(20):
+        tmux.type("]")
+        with contextlib.suppress(AssertionError):
+            tmux.wait("the game", lambda s: "A new game" not in s, timeout=0.5)
+            break
+    tmux.wait_for("Ann to play")
+
+    def enter(text: str, *shown: str) -> str:
+        """Type ``text`` and Enter; wait until the sheets show each of ``shown`` (the
+        entry line takes the next entry once this one is recorded)."""
+        tmux.type(text)
+        tmux.keys("Enter")
+        return tmux.wait(repr(shown), lambda s: all(t in squeeze(s) for t in shown))
+
+    # Two turns each, pressed quickly; the scorekeeper catches up afterwards.
+    for key, nxt in (("[", "Ben"), ("]", "Ann"), ("[", "Ben"), ("]", "Ann")):
+        tmux.type(key)
+        tmux.wait_for(f"{nxt} to play")
+    enter("q24", "1 Q +24 24")  # Ann's turn 1
+    enter("-", "1 +0 0")  # Ben's turn 1: scoreless
+    enter("2:b12", "2 B +12 12")  # Ben's turn 2, before Ann's turn 2 (out of order)
+    enter("a10", "2 A +10 34")  # Ann's turn 2
+    enter("undo", "undo -10 24")  # takes back Ann's turn 2
+    enter("a20", "2 A +20 44")
+    # Ann's turn 1 was 30, not 24: the sheet adds the difference as a line of its own
+    enter("fix 1:1 q30", "fix +6 50", "Ann's turn 1 corrected: Q 24 -> Q 30")
+    # Ann's clock has run through the catching up; past -0:01 she may make no more plays.
+    screen = tmux.wait_for("LOCKED OUT")
+    assert "Ann LOCKED OUT (TOR-8): no more plays" in screen
+    tmux.type("[")  # Ann presses anyway: her turn 3 scores 0
+    tmux.wait_for("Ben to play")
+    enter("w40")  # the play she made: refused, never moved onto Ben's turn
+    screen = tmux.wait_for("TOR-8", "Ann's turn 3 came after")
+    assert "enter - for it" in squeeze(screen)
+    tmux.keys("C-u")  # the refused entry stays on the line
+    enter("-", "3 +0 50")  # Ann's turn 3 scores 0
+    tmux.keys("F8")  # Ben passes while Ann may not play: the game ends (TOR-9)
+    tmux.wait_for("enter the tiles left on the racks")
+    enter("racks AEI BCD")
+    tmux.wait_for("Game over", "Ann wins")
+    tmux.type("[")
+    tmux.type("]")
+    screen = tmux.wait_for("Ann: signed", "Ben: signed")
+
+    # The log, read by programs of their own.
+    verified = rackclock("log", "verify", log)
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    out = rackclock("replay", "--json", log)
+    assert out.returncode == 0, out.stderr
+    game = json.loads(out.stdout)
+    rows = [ev["text"].replace(" actor=scorekeeper", "") for ev in game["events"]]
+    assert not any(ev["refused"] for ev in game["events"])
+    # Every entry on the turn meant, in the order typed; the locked-out turn is Ann's 3rd.
+    assert [r for r in rows if r.startswith(("turn_scored", "turn_corrected"))] == [
+        "turn_scored Ann score=24 first_letter=Q turn=1",
+        "turn_scored Ben score=0 turn=1",
+        "turn_scored Ben score=12 first_letter=B turn=2",
+        "turn_scored Ann score=10 first_letter=A turn=2",
+        "turn_corrected Ann turn=2 undo=True",
+        "turn_scored Ann score=20 first_letter=A turn=2",
+        "turn_corrected Ann turn=1 score=30 first_letter=Q",
+        "turn_scored Ann score=0 turn=3",
+        "turn_scored Ben score=0 turn=3",  # Ben's pass, recorded by the screen
+    ]
+    # By hand: Ann's clock ran from the start to her press, and from each of Ben's
+    # presses to her next; the cutoff ended the game (TOR-8, TOR-9).
+    presses = [
+        (ev["t"], ev["text"].split()[1]) for ev in game["events"] if "clock_pressed" in ev["text"]
+    ]
+    assert [who for _, who in presses] == ["Ann", "Ben", "Ann", "Ben", "Ann"]
+    starts = [game["game_started_ms"]] + [t for t, who in presses if who == "Ben"]
+    ends = [t for t, who in presses if who == "Ann"]
+    ann_used = sum(end - start for start, end in zip(starts, ends, strict=True))
+    overtime = ann_used - INITIAL_MS
+    assert overtime > CUTOFF_MS  # she was locked out before her third press
+    penalty = math.ceil(overtime / 1000)  # TOR-7: a point a second or part
+    ann = 30 + 20 + 0 - RACK_VALUE["AEI"] - penalty
+    ben = 0 + 12 + 0 - RACK_VALUE["BCD"]
+    assert game["result"]["scores"] == [ann, ben]
+    assert game["result"]["penalties"] == [penalty, 0]
+    assert game["result"]["winner"] == 0
+    assert game["signed"] == [True, True]
+    assert f"Ann wins {ann} to {ben}" in screen  # what the players signed
