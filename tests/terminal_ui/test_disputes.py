@@ -93,8 +93,10 @@ async def test_a_lockout_entry_stays_on_its_turn(tmp_path: Path) -> None:
             "[TOR-8: at -1:01 no more plays"
         ) in events
         assert "turn_scored Ben actor=scorekeeper score=30" not in events
-        assert "Ann 40" in text_of(screen, "#clocks")
-        assert "Ben 10" in text_of(screen, "#clocks")
+        # the scores as they stood, and Ann's clock past the cutoff with its penalty
+        assert (
+            "Ann 40 -1:03.0 penalty 63 (each started second costs 1) | Ben 10 2:54.0 running"
+        ) in text_of(screen, "#clocks")
 
 
 async def test_a_ruling_cannot_make_a_press_vanish(tmp_path: Path) -> None:
