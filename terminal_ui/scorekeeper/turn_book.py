@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from engine.clocktext import clock_text
 from engine.errors import Refusal
 from engine.events import Event, Exchanged, GameStarted, Passed, TurnCorrected, TurnScored
 from engine.rules.machine import apply
@@ -218,7 +219,8 @@ def locked_out(state: GameState, target: TurnRef, entry: Entry) -> str | None:
     if target.kind == "locked" and entry.score and state.variant is not None:
         rule = state.variant.source("cutoff")
         return (
-            f"{state.players[target.player]}'s turn {target.index} came after -1:01: "
+            f"{state.players[target.player]}'s turn {target.index} came after "
+            f"{clock_text(-state.variant.cutoff_overtime_ms)}: "
             f"no more plays, its play is taken off the board and the turn scores 0 "
             f"({rule}); enter - for it"
         )
