@@ -69,7 +69,7 @@ def test_a_speed_game_with_a_lockout_and_an_undo(tmux: Terminal, tmp_path: Path)
     for _ in range(20):
         tmux.type("]")
         with contextlib.suppress(AssertionError):
-            tmux.wait("the game", lambda s: "A new game" not in s, timeout=0.5)
+            tmux.wait("the game", lambda s: "A new game" not in s, timeout=2.0)
             break
     tmux.wait_for("Ann to play")
 
