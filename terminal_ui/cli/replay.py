@@ -34,19 +34,17 @@ def register(sub: Any) -> None:
         ),
     )
     cmd.add_argument("file", metavar="FILE", help="an event log (.sqlite) or JSON Lines file")
-    at = cmd.add_mutually_exclusive_group()
-    at.add_argument(
+    # Plain strings, checked in run(): a malformed value is one line and exit 2, as
+    # the other commands' own checks (event, director, serve), not argparse's usage block.
+    cmd.add_argument(
         "--at",
-        type=_game_time,
         metavar="TIME",
-        help="instant in game time, since the game started: 5:30, 0:25.0, 1:02:03.5",
+        help="instant in game time, since the game started: 5:30, 0:25.0, 1:02:03.5 "
+        "(a time before the start is written --at=-0:01, and refused with the game's span)",
     )
-    at.add_argument(
-        "--at-ms", type=int, metavar="MS", help="instant on the table's timeline (milliseconds)"
-    )
+    cmd.add_argument("--at-ms", metavar="MS", help="instant on the table's timeline (milliseconds)")
     cmd.add_argument(
         "--game",
-        type=_game_number,
         metavar="N",
         help="the log's game N (1 is the first; default: the last, or the one at --at-ms)",
     )
@@ -64,18 +62,40 @@ class _GameTime(NamedTuple):
 
 
 def _game_time(text: str) -> _GameTime:
+    """``--at``: a game time; a negative one (``--at=-0:01``) is kept, so that it is
+    refused with the game's span like any instant outside the game.
+
+    Raises:
+        ValueError: Not a time, quoting ``text`` (and where table milliseconds go).
+    """
+    sign = -1 if text.strip().startswith("-") else 1
     try:
-        return _GameTime(text, parse_clock_text(text))
+        return _GameTime(text, sign * parse_clock_text(text.strip().removeprefix("-")))
     except ValueError as exc:
-        raise argparse.ArgumentTypeError(
+        raise ValueError(
             f"{exc}; table milliseconds go to --at-ms" if ":" not in text else str(exc)
         ) from None
 
 
-def _game_number(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a game number (1, 2, ...)")
-    return int(text)
+def _options(args: argparse.Namespace) -> str | None:
+    """What is wrong with --at, --at-ms or --game (one line, exit 2), or None; parsed
+    values are put back on ``args``."""
+    if args.at is not None and args.at_ms is not None:
+        return "give --at (game time) or --at-ms (table time), not both"
+    if args.at is not None:
+        try:
+            args.at = _game_time(args.at)
+        except ValueError as exc:
+            return f"--at: {exc}"
+    if args.at_ms is not None:
+        if not args.at_ms.removeprefix("-").isdigit():
+            return f"--at-ms: {args.at_ms!r} is not a whole number of milliseconds"
+        args.at_ms = int(args.at_ms)
+    if args.game is not None:
+        if not args.game.isdigit() or int(args.game) < 1:
+            return f"--game: {args.game!r} is not a game number (1, 2, ...)"
+        args.game = int(args.game)
+    return None
 
 
 def _game_ms(t: int, t0: int) -> str:
@@ -159,6 +179,10 @@ def run(args: argparse.Namespace) -> int:
     from clock.log.files import is_sqlite
     from engine.errors import EngineError
 
+    bad_option = _options(args)
+    if bad_option is not None:
+        sys.stderr.write(f"rackclock replay: {bad_option}\n")
+        return 2
     path = Path(args.file)
     name = f"rackclock replay: {path}"
     try:
