@@ -29,7 +29,9 @@ def register(sub: Any) -> None:
         description=(
             "Replays a log and prints whose turn it is, the phase, both clocks, scores and "
             "penalties, the board, every event (refused commands marked, with their "
-            "reason and rule), every ruling with its rule, refused lines, and the result. "
+            "reason and rule), every ruling with its rule, the lines it could not replay "
+            "(unreadable, or against the rules where they stand: a hand-edited or imported "
+            "file), and the result. "
             "Times are game time: since the game started."
         ),
     )
@@ -160,7 +162,9 @@ def _human(rep: dict[str, Any]) -> str:
     for r in rep["rulings"]:
         out.append(f"  {_game_ms(r['t'], t0)}  [{r['rule']}] {r['text']}")
     if rep["rejected"]:
-        out.append("refused lines:")
+        # Not the REFUSED events above (commands the table refused and kept): lines of
+        # the file itself that could not be replayed (docs/events.md, "rejected").
+        out.append("lines not replayed (unreadable, or against the rules where they stand):")
         for r in rep["rejected"]:
             out.append(f"  line {r['line']}: {r['reason']} ({r['rule']})")
     res = rep["result"]

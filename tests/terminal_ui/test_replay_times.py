@@ -154,6 +154,30 @@ def test_refused_rows_of_a_json_lines_export_are_shown_too(
     assert [r["line"] for r in rows if r["refused"]] == [6, 7]
 
 
+def test_lines_not_replayed_are_not_called_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A refused command the table kept (lines 6, 7) and a line of the file that cannot
+    be replayed (9: not JSON) are two things, named apart in text and JSON."""
+    log = write_log(tmp_path / "t.sqlite")
+    out = io.StringIO()
+    export_jsonl(log, out, include_refused=True)
+    jsonl = tmp_path / "t.jsonl"
+    jsonl.write_text(out.getvalue() + "not json\n", encoding="utf-8")
+    code, text, _ = rackclock(capsys, str(jsonl), "--json")
+    assert code == 0
+    doc = json.loads(text)
+    assert [r["line"] for r in doc["rejected"]] == [9]
+    assert [r["line"] for r in doc["events"] if r["refused"]] == [6, 7]
+    code, text, _ = rackclock(capsys, str(jsonl))
+    assert code == 0
+    assert "refused lines" not in text
+    heading = "lines not replayed (unreadable, or against the rules where they stand):"
+    tail = text.split(heading + "\n", 1)[1].splitlines()
+    assert tail[0].startswith("  line 9: ")
+    assert text.count("REFUSED") == 2
+
+
 def test_at_takes_game_time_and_at_ms_table_time(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
