@@ -46,7 +46,6 @@ modules of their own. This module is the app.
 from __future__ import annotations
 
 import contextlib
-from dataclasses import replace
 from typing import ClassVar
 
 from textual import on, work
@@ -107,7 +106,7 @@ from terminal_ui.shared.command_input import CommandInput
 from terminal_ui.shared.help import HelpScreen, help_text
 from terminal_ui.shared.keys import CLOCK_KEYS, bindings
 from terminal_ui.shared.link import show_link
-from terminal_ui.shared.start import QuitScreen, StartScreen, start_screen
+from terminal_ui.shared.start import QuitScreen, StartScreen, initial_time, next_game, start_screen
 from terminal_ui.shared.theme import HIGH_CONTRAST
 from terminal_ui.shared.ticker import Ticker
 from terminal_ui.table.commands import CommandError, HelpWanted, Preview, interpret
@@ -233,6 +232,10 @@ class ScorekeeperApp(App[int]):
         """The table terminal's start screen: the clock starts at a clock key, so the
         scorekeeper reading it costs no player any time (TOR-7)."""
         self._start = start_screen(spec, CLOCK_KEYS)
+        with contextlib.suppress(NoMatches):  # the screen is closing
+            time = initial_time(spec)
+            for seat in (0, 1):
+                self.query_one(f"#p{seat}", SheetClock).waiting(seat, spec.players[seat], time)
         self.push_screen(self._start)
 
     async def start_game(self) -> None:
@@ -307,8 +310,8 @@ class ScorekeeperApp(App[int]):
         now = self.config.timeline.now_ms()
         with contextlib.suppress(NoMatches):  # the screen is closing
             show_link(self.query_one("#link", Static), self.link, now)
-        if st.variant is None:
-            return
+        if st.variant is None or self._start is not None:
+            return  # before the start: the next game's players and time stay shown
         with contextlib.suppress(NoMatches):  # the screen is closing
             for seat in (0, 1):
                 self.query_one(f"#p{seat}", SheetClock).show(st, seat, now)
@@ -519,8 +522,11 @@ class ScorekeeperApp(App[int]):
         went second now starts), from its start screen, as the table terminal does."""
         if self.state.phase is not Phase.OVER or self.session is None or self._start is not None:
             return
-        old = self.session.spec
-        spec = replace(old, players=(old.players[1], old.players[0]), new_game=True)
+        try:
+            spec = next_game(self.session.spec)
+        except (OSError, EngineError) as exc:
+            self.say(f"refused: cannot read the finished game from its log: {exc}", "red")
+            return
         self.session.spec = spec
         self.config.players = spec.players
         self.chosen = None

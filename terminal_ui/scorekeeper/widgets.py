@@ -56,6 +56,16 @@ class SheetClock(Vertical):
 
     _shown: tuple[object, ...] = ()
 
+    def waiting(self, seat: int, name: str, time: str) -> None:
+        """Before the game starts: ``seat``'s player and the game's own initial time
+        (a 0:04 variant's clock must not read 3:00 behind its start screen)."""
+        self._shown = ()
+        set_text(self.query_one(".name", Static), f"{seat + 1} {escape(name)}")
+        set_digits(self.query_one(Digits), time)
+        set_text(self.query_one(".status", Static), " ")
+        for cls in ("-running", "-overtime", "-locked", "-neutral"):
+            self.remove_class(cls)
+
     def show(self, state: GameState, seat: int, now: int) -> None:
         """Draw ``seat``'s clock as of ``now``."""
         clock = state.clock

@@ -9,6 +9,7 @@ reading it (TOR-7 counts them in overtime).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import ClassVar
 
 from rich.text import Text
@@ -19,11 +20,14 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
 from clock.files import load_variant
+from clock.log.files import load_log
 from clock.table.session import TableSpec
 from engine.clocktext import clock_text
+from engine.events import GameStarted
+from engine.rules.replay import split_games
 from terminal_ui.shared.keys import key_label
 
-__all__ = ["QuitScreen", "StartScreen", "start_screen"]
+__all__ = ["QuitScreen", "StartScreen", "initial_time", "next_game", "start_screen"]
 
 
 class StartScreen(ModalScreen[None]):
@@ -84,6 +88,35 @@ def start_screen(spec: TableSpec, clock_keys: tuple[str, str]) -> StartScreen:
         lines.insert(0, ("Event", place + (f", table {spec.table}" if spec.table else "")))
     either = " or ".join(key_label(k).split(" / ")[0] for k in clock_keys)
     return StartScreen(lines, spec.players[spec.first], either)
+
+
+def next_game(spec: TableSpec) -> TableSpec:
+    """The game ctrl+N starts after the log's finished one: its players in swapped seats
+    under its own rules and mode, read from its ``game_started`` (not the command
+    line's defaults: a resumed log was started by another run, maybe under a variant
+    file). The one who went second starts: in the swapped seats, the same index.
+
+    Raises:
+        OSError: The log cannot be read.
+        engine.errors.EngineError: It is not an event log.
+    """
+    games = split_games(load_log(spec.log)[0])
+    started = games[-1][0][1] if games else None
+    if not isinstance(started, GameStarted):  # no game in the log: the spec's own
+        return replace(spec, players=(spec.players[1], spec.players[0]), new_game=True)
+    return replace(
+        spec,
+        variant=started.variant,
+        players=(started.players[1], started.players[0]),
+        first=started.first,
+        mode=started.mode,
+        new_game=True,
+    )
+
+
+def initial_time(spec: TableSpec) -> str:
+    """The clocks' reading before the game ``spec`` describes starts: its variant's time."""
+    return clock_text(load_variant(spec.variant).initial_ms)
 
 
 class QuitScreen(ModalScreen[bool]):

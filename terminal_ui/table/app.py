@@ -20,7 +20,6 @@ how to resume).
 from __future__ import annotations
 
 import contextlib
-from dataclasses import replace
 from typing import ClassVar
 
 from textual import on, work
@@ -54,7 +53,7 @@ from terminal_ui.shared.command_input import CommandInput
 from terminal_ui.shared.help import HelpScreen, help_text
 from terminal_ui.shared.keys import CLOCK_KEYS, bindings, key_label
 from terminal_ui.shared.link import show_link
-from terminal_ui.shared.start import start_screen
+from terminal_ui.shared.start import next_game, start_screen
 from terminal_ui.shared.theme import HIGH_CONTRAST, STYLESHEET
 from terminal_ui.shared.ticker import Ticker
 from terminal_ui.shared.widgets import BoardView, PlayerClock, history_lines, ruling_lines
@@ -368,9 +367,13 @@ class TableApp(App[int]):
             spec = assigned(old, self._offered)
             self._offered = None
         else:
-            players = (old.players[1], old.players[0])
-            # the player who went second starts: in the swapped seats, the same index
-            spec = replace(old, players=players, new_game=True)
+            try:
+                spec = next_game(old)
+            except (OSError, EngineError) as exc:
+                self.query_one("#feedback", Static).update(
+                    escape(f"refused: cannot read the finished game from its log: {exc}")
+                )
+                return
         self.session.spec = spec
         self.config.players = spec.players
         self.query_one("#feedback", Static).update("")
