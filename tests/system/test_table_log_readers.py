@@ -60,8 +60,7 @@ def test_readers_beside_the_table_terminal_lose_no_shown_event(
         f"exec {RACKCLOCK} table --mode scoresheet --clock emulated --log {log} "
         f"--players {','.join(PLAYERS)}"
     )
-    tmux.wait_for("A new game", "Press a clock key")
-    tmux.type("]")  # Ben starts Ann's clock, as at a real table
+    tmux.start_game("]")  # Ben starts Ann's clock, as at a real table
     tmux.wait_for(f"{PLAYERS[0]} to play")
     shown = 0
     """Presses the screen showed (each is on disk: see the module's docstring)."""
