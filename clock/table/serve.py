@@ -25,22 +25,39 @@ import json
 import sys
 import threading
 from collections.abc import Callable, Coroutine
+from pathlib import Path
 from typing import Any, TextIO
 
 import msgspec
 
+from clock.log.files import load_log
 from clock.table.service import Update
 from clock.table.session import TableSession, assigned, next_game_ready, same_game
 from engine import report
-from engine.events import decode_event
+from engine.events import GameStarted, decode_event
 from engine.tournament.assignment import Assignment
 
-__all__ = ["Follow", "serve"]
+__all__ = ["Follow", "logged_variant", "serve"]
 
 Follow = Callable[[Callable[[Assignment], None]], Coroutine[Any, Any, None]]
 """Hands each assignment the table is given to its callback, until cancelled (the
 broker's side is wired in by the command:
 :func:`terminal_ui.shared.assignment.follow_assignments`)."""
+
+
+def logged_variant(log: Path) -> str | None:
+    """The variant of the last game in an existing log (its ``game_started``), or
+    ``None`` when there is no such file or it holds no game: what ``serve --log`` resumes
+    without ``--variant`` (the game goes on under its own rules, whatever is typed).
+
+    Raises:
+        OSError: The file cannot be read.
+        engine.errors.EngineError: It is not an event log.
+    """
+    if not log.exists():
+        return None
+    starts = [ev for _, ev in load_log(log)[0] if isinstance(ev, GameStarted)]
+    return starts[-1].variant if starts else None
 
 
 def _emit(out: TextIO, doc: dict[str, object]) -> None:

@@ -29,7 +29,11 @@ def register(sub: Any) -> None:
             "'quit'. Each outcome is printed as a JSON line after its commit."
         ),
     )
-    cmd.add_argument("--variant", help="rule variant name or TOML file (or from --assignment)")
+    cmd.add_argument(
+        "--variant",
+        help="rule variant name or TOML file of a new game (or from --assignment; "
+        "default: an existing log's own, its last game's)",
+    )
     cmd.add_argument("--log", required=True, type=Path, help="SQLite event log (created if new)")
     cmd.add_argument(
         "--clock", default="emulated", help="emulated (default), none, serial:PATH or mqtt:URL"
@@ -62,14 +66,24 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the service until quit or end of input."""
-    from clock.table.serve import serve
+    from clock.table.serve import logged_variant, serve
     from clock.table.session import SessionError, TableSpec
     from firmware_bridge.host.devices import open_table
 
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     if args.variant is None and not args.assignment:
-        sys.stderr.write("rackclock serve: give --variant (or --assignment)\n")
-        return 2
+        # An existing log resumes its own game: the variant is in its game_started.
+        try:
+            args.variant = logged_variant(args.log)
+        except (OSError, EngineError) as exc:
+            sys.stderr.write(f"rackclock serve: {exc}\n")
+            return 2
+        if args.variant is None:
+            sys.stderr.write(
+                f"rackclock serve: {args.log} holds no game to resume: give --variant "
+                "(or --assignment) for a new one\n"
+            )
+            return 2
     try:
         game = game_fields(args)
     except (EngineError, ValueError) as exc:
