@@ -159,9 +159,13 @@ def place(
             main_letters.append(cell.upper())
             continue
         if cell != EMPTY:
+            # GCG notation: a tile on the board is written in parentheses or as a dot;
+            # saying so turns "why?" into the fix.
+            head, tail = "".join(tiles[:k]), "".join(tiles[k + 1 :])
             raise OccupiedSquareError(
                 f"play {quoted!r} puts {ch!r} on {square_name(board, idx)}, "
-                f"which already holds {cell!r}"
+                f"which already holds {cell!r}: write it as {head}({cell.upper()}){tail} "
+                f"or {head}.{tail}"
             )
         upper = ch.upper()
         if ch == "?" and unnamed_blanks and has_blanks:

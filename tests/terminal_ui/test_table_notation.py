@@ -22,3 +22,23 @@ async def test_a_wrong_letter_in_parentheses_is_refused_with_the_square(tmp_path
         await pilot.press("ctrl+u")
         await type_text(pilot, "h7 a(o)")  # the tile that is there: played through
         assert "H7 A.: AO 2 = 2" in text_of(app, "#feedback")
+
+
+async def test_a_play_over_a_tile_without_parentheses_says_how_to_write_it(
+    tmp_path: Path,
+) -> None:
+    async with TableApp(config(tmp_path, variant="naspa")).run_test(size=(80, 24)) as pilot:
+        app = await started(pilot)
+        await play(pilot, app, "8H XI", "[")  # X on 8H
+        await type_text(pilot, "h7 aj")
+        said = "play 'H7 AJ' puts 'J' on 8H, which already holds 'X': write it as A(X) or A."
+        assert text_of(app, "#feedback") == said  # live, as it is typed
+        plays = len(game(app).history)
+        await pilot.press("enter")  # refused at once: nothing is laid, nothing logged
+        await pilot.pause()
+        assert text_of(app, "#feedback") == said
+        assert game(app).composing is None
+        assert len(game(app).history) == plays
+        await pilot.press("ctrl+u")
+        await type_text(pilot, "h7 a(x)")  # as it says: played through
+        assert "H7 A.: AX" in text_of(app, "#feedback")
