@@ -90,8 +90,11 @@ _COLUMNS = (
 def _cells(row: Row) -> tuple[str, ...]:
     flags = " ".join(f.value.upper() for f in row.flags)
     players = f"{row.players[0]} v {row.players[1]}" if row.players[0] else ""
+    # To the tenth, as the timeline and replay speak (issue 20 §4): near a cutoff or a
+    # penalty step, whole seconds hide which side of it a clock is.
     clocks = "  ".join(
-        clock_text(row.remaining_ms[s]) + ("*" if row.running == s else "") for s in (0, 1)
+        clock_text(row.remaining_ms[s], tenths=True) + ("*" if row.running == s else "")
+        for s in (0, 1)
     )
     stopped = "" if row.neutral_ms is None else clock_text(row.neutral_ms)
     age = row.source or ("" if row.age_ms is None else f"{row.age_ms // 1000}s")

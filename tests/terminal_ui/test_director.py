@@ -175,7 +175,8 @@ async def test_overview_sorts_by_attention_with_flags(tmp_path: Path) -> None:
         assert grid.get_row_at(0)[0] == "NEUTRAL"
         assert grid.get_row_at(1)[0] == "CHALLENGE DRIFT"
         assert "Ann v Ben" in grid.get_row_at(2)
-        assert "-0:10*" in grid.get_row_at(2)[4]
+        assert grid.get_row_at(2)[4] == "-0:10.0*  25:00.0"  # to the tenth (issue 20 §4)
+        assert grid.get_row_at(1)[4] == "24:50.0  24:58.5"
         assert "files no running table holds" in text_of(app.screen, "#banner")
     # a higher threshold: the neutralization is no longer an alert
     calm = DirectorApp(config(tmp_path, three_tables(tmp_path), neutral_alert_s=120))
