@@ -14,9 +14,10 @@ scoresheet mode, and keeps the scoresheet:
   turn number): it is never credited to another turn. A press after the
   no-more-plays cutoff (TOR-8) looks like a play, so it waits for its entry: a
   score is refused with the rule, ``-`` records its 0.
-* ``undo`` takes back the last entry; ``fix 1:3 q24`` corrects an earlier one
-  (player 1's turn 3), each logged as a ``turn_corrected`` event, until a player
-  signs.
+* ``undo`` takes back the last entry until the game ends (then every turn stays
+  scored); ``fix 1:3 q24`` corrects one (player 1's turn 3) until a player signs,
+  unless it would change why the game ended at the cutoff (TOR-9: the director's).
+  Each is logged as a ``turn_corrected`` event.
 * Both clocks show large, run into overtime and preview the time penalty
   (TOR-7); after -1:01 a player may make no more plays (TOR-8, TOR-9).
 * Holds, challenges (TOR-5, TOR-6), verdicts, passes and pauses have keys and

@@ -283,14 +283,31 @@ def next_command(state: GameState) -> str | None:
     return None
 
 
+def _dispute_step(state: GameState, claims: tuple[int, int]) -> str:
+    """Who claims which score, then what to type: on a score sheet only the player who
+    made the play claims a score (the opponent gives no number), so "claims 20 and 20"
+    would put words in the opponent's mouth."""
+    a, b = claims
+    last = state.last
+    if last is None:
+        return f"type dispute N with the agreed score, e.g. dispute {b}"
+    mover, other = state.players[last.player], state.players[1 - last.player]
+    if a == b:
+        said = f"{mover} claims {a}"
+    elif last.computed == b:
+        said = f"{mover} claims {a}, the board gives {b}"
+    else:
+        said = f"{mover} claims {a}, {other} claims {b}"
+    return f"{said}; type dispute N with the agreed score, e.g. dispute {b}"
+
+
 def next_step(state: GameState) -> str:
     """What the table does next, in words, with the command to type (the status line)."""
     ph = state.phase
     if ph is Phase.CHALLENGE:
         return "type valid or invalid for the verdict on the whole play"
     if ph is Phase.SCORE_DISPUTE and state.claims is not None:
-        a, b = state.claims
-        return f"type dispute N with the agreed score (claims {a} and {b}), e.g. dispute {b}"
+        return _dispute_step(state, state.claims)
     if ph is Phase.OVERDRAW and state.overdraw is not None:
         return f"type return {state.overdraw[1]} once the tiles are back in the bag"
     if ph is Phase.BLANK_DEMANDED:

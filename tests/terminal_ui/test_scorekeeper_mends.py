@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual.widgets import Input
+
 from clock.timeline import FakeTimeline
 from engine.rules.state import Phase
 from terminal_ui.scorekeeper.widgets import ResultScreen
@@ -19,7 +21,10 @@ from tests.terminal_ui.test_scorekeeper import (
     SIZE,
     digits,
     make_app,
+    press_clock,
+    scored,
     started,
+    text,
     type_entry,
 )
 
@@ -84,3 +89,59 @@ async def test_a_short_variants_clocks_show_its_time_before_the_start(tmp_path: 
         await until(pilot, lambda: isinstance(app.screen, StartScreen), "the start screen")
         assert "0:04 each" in facts(app)
         assert (digits(app, 0), digits(app, 1)) == ("0:04", "0:04")
+
+
+async def test_undo_stops_when_the_game_ends_and_fix_keeps_the_cutoffs_ending(
+    tmp_path: Path,
+) -> None:
+    """undo until the game is over (the racks phase is over too); fix until a player
+    signs, except one that would change why the game ended at the cutoff (TOR-9)."""
+    tl = FakeTimeline()
+    app = make_app(tmp_path, tl)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await started(pilot)
+        tl.advance(100_000)
+        await press_clock(pilot, 0)
+        await type_entry(pilot, "a20")
+        tl.advance(50_000)
+        await press_clock(pilot, 1)
+        await type_entry(pilot, "b30")
+        await scored(pilot, (1, 1))
+        tl.advance(141_000)  # Ann past -1:01 and Ben ahead: the game ends (TOR-9)
+        await until(pilot, lambda: app.state.phase is Phase.END_RACKS, "the cutoff")
+        await type_entry(pilot, "undo")
+        await until(pilot, lambda: "refused" in text(app, "#feedback"), "the refusal")
+        assert "the game is over: every turn stays scored" in text(app, "#feedback")
+        assert app.state.scored == (1, 1)
+        app.query_one("#entry", Input).value = ""
+        await type_entry(pilot, "fix 2:1 b10")  # Ben 10 to Ann's 20: he was behind
+        await until(pilot, lambda: "would change that ending" in text(app, "#feedback"), "no")
+        shown = text(app, "#feedback")
+        assert "refused: the game ended at the cutoff because Ben was not behind" in shown
+        assert "TOR-9" in shown or "TOR-8" in shown
+        assert app.state.scores == (20, 30)
+        app.query_one("#entry", Input).value = ""
+        await type_entry(pilot, "fix 2:1 b25")  # still ahead: the ending stands
+        await until(pilot, lambda: app.state.scores == (20, 25), "the correction")
+        await type_entry(pilot, "racks AEI BCD")
+        await until(pilot, lambda: app.state.phase is Phase.OVER, "the result")
+        await pilot.press("escape")
+        await type_entry(pilot, "fix 2:1 b15")  # Ben 15 to Ann's 20 as recorded
+        await until(pilot, lambda: "would change that ending" in text(app, "#feedback"), "no")
+        res = app.state.result
+        assert res is not None
+        assert res.scores == (20 - 3 - 61, 25 - 8)
+
+
+async def test_the_dispute_line_says_who_claimed(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await started(pilot)
+        await press_clock(pilot, 0)
+        await type_entry(pilot, "a20")
+        await scored(pilot, (1, 0))
+        await type_entry(pilot, "dispute")
+        await until(pilot, lambda: app.state.phase is Phase.SCORE_DISPUTE, "the dispute")
+        line = text(app, "#phase")
+        assert "Ann claims 20; type dispute N with the agreed score" in line
+        assert "claims 20 and 20" not in line

@@ -41,6 +41,46 @@ def shifted(result: Result, player: int, delta: int) -> Result:
     return replace(result, scores=final, winner=winner, spread=spread)
 
 
+def _standing(state: GameState) -> tuple[int, int]:
+    """The scores as recorded during play: without what the end added (racks, time
+    penalties) and the director's adjustments after it. TOR-9's "still behind" reads
+    these (time penalties come off only at the end; docs/variants.md)."""
+    totals = list(state.scores)
+    ended = False
+    for h in state.history:
+        ended = ended or h.kind in ("end_racks", "penalty")
+        if ended and h.kind in ("end_racks", "penalty", "adjusted"):
+            totals[h.player] -= h.score
+    return totals[0], totals[1]
+
+
+def _keep_the_ending(state: GameState, player: int, delta: int) -> None:
+    """Refuse a correction that would undo why the game ended at the cutoff: one player
+    locked out and the other not behind (TOR-8, TOR-9). The ending was decided on the
+    scores then; re-deciding it would bring back turns never played, so it is the
+    director's to rule (an adjustment).
+
+    Raises:
+        Refusal: The correction would put the player who was not behind behind.
+    """
+    if state.end_reason != "cutoff" or state.locked.count(True) != 1 or not delta:
+        return
+    seat = state.locked.index(True)
+    other = 1 - seat
+    before = _standing(state)
+    after = add_pair(before, player, delta)
+    if (before[other] >= before[seat]) == (after[other] >= after[seat]):
+        return
+    names = state.players
+    raise Refusal(
+        f"the game ended at the cutoff because {names[other]} was not behind "
+        f"{names[seat]} ({before[other]} to {before[seat]}); this correction makes it "
+        f"{after[other]} to {after[seat]}, which would change that ending: the director "
+        "rules on it and adjusts the result",
+        rule(state, "cutoff"),
+    )
+
+
 def _corrected(state: GameState, ev: TurnCorrected, t: int) -> GameState:
     refuse_player(state, ev.player)
     if state.mode != "scoresheet":
@@ -71,9 +111,12 @@ def _corrected(state: GameState, ev: TurnCorrected, t: int) -> GameState:
                 f"correct turn {ev.turn} instead",
                 rule(state, "mode"),
             )
-        if state.phase is Phase.OVER:
+        if state.phase in (Phase.END_RACKS, Phase.OVER):
+            # The game is over once it ends, before the racks are entered: every turn
+            # ended stays scored (the racks need them all, TOR-1); fix corrects one.
             raise Refusal(
-                "the game is over: every turn stays scored; correct the entry instead",
+                "the game is over: every turn stays scored; correct the entry instead "
+                f"(fix {p + 1}:{ev.turn} ...)",
                 rule(state, "mode"),
             )
         delta = -old.score
@@ -107,6 +150,7 @@ def _corrected(state: GameState, ev: TurnCorrected, t: int) -> GameState:
             f"-> {letter or '-'} {score}"
         )
         st = state
+    _keep_the_ending(state, p, delta)
     scores = add_pair(st.scores, p, delta)
     last = st.last
     if last is not None and last.player == p and last.index == ev.turn:
