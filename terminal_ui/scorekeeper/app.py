@@ -84,6 +84,7 @@ from terminal_ui.scorekeeper.entry import (
     Entry,
     alias_command,
     describe_event,
+    implausible,
     parse_entry,
     parse_fix,
 )
@@ -301,6 +302,13 @@ class ScorekeeperApp(App[int]):
         """A message of the screen's own (not from the service)."""
         self.query_one("#feedback", Static).update(f"[{style}]{escape(text)}[/{style}]")
 
+    def refuse(self, reason: str) -> None:
+        """A command refused on the screen itself, in the form the service's refusals
+        take (``refused: ...``); the typed line is selected, so the next key replaces
+        it and ``k30`` then ``0`` is not ``k300`` (the table terminal does the same)."""
+        self.query_one("#feedback", Static).update(f"[red]refused[/red]: {escape(reason)}")
+        self.query_one("#entry", Input).select_all()
+
     # --- drawing -----------------------------------------------------------------------
     def target(self) -> TurnRef | None:
         """The turn the next entry scores."""
@@ -398,7 +406,7 @@ class ScorekeeperApp(App[int]):
         try:
             result = interpret(alias_command(text), self.state, by="scorekeeper")
         except CommandError as exc:
-            self.say(_what_to_type(text, exc), "red")
+            self.refuse(_what_to_type(text, exc))
             return
         if isinstance(result, Preview):  # board mode only; never in scoresheet mode
             return
@@ -420,9 +428,15 @@ class ScorekeeperApp(App[int]):
     def record(self, entry: Entry) -> bool:
         """Score a turn; False (with the reason shown) when it cannot be. The entry is
         sent bound to its turn: if that turn is scored meanwhile, it is refused."""
-        event = entry_event(self.state, self.book, entry, self.chosen)
+        target = self._entry_target(entry)
+        slip = (
+            implausible(entry.score, self.state.scores[target.player], entry.sure)
+            if target is not None
+            else None
+        )
+        event = slip or entry_event(self.state, self.book, entry, self.chosen)
         if isinstance(event, str):
-            self.say(event, "red")
+            self.refuse(event)
             return False
         self.submit(event)
         self.chosen = None
@@ -441,7 +455,7 @@ class ScorekeeperApp(App[int]):
         if event is None:
             return None
         if isinstance(event, str):
-            self.say(event, "red")
+            self.refuse(event)
             return False
         self.submit(event)
         return True
@@ -449,7 +463,7 @@ class ScorekeeperApp(App[int]):
     def _may_end(self) -> bool:
         refusal = unscored_before_racks(self.state, self.book)
         if refusal is not None:
-            self.say(refusal, "red")
+            self.refuse(refusal)
         return refusal is None
 
     # --- actions -----------------------------------------------------------------------
@@ -526,7 +540,7 @@ class ScorekeeperApp(App[int]):
         try:
             spec = next_game(self.session.spec)
         except (OSError, EngineError) as exc:
-            self.say(f"refused: cannot read the finished game from its log: {exc}", "red")
+            self.refuse(f"cannot read the finished game from its log: {exc}")
             return
         self.session.spec = spec
         self.config.players = spec.players

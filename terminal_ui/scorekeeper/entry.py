@@ -12,8 +12,23 @@ from dataclasses import dataclass
 
 from engine.events import Event, TurnCorrected, TurnScored
 from engine.rules.state import GameState
+from engine.tournament.scores import MAX_SCORE
 
-__all__ = ["Entry", "alias_command", "describe_event", "parse_entry", "parse_fix"]
+__all__ = [
+    "SLIP_SCORE",
+    "Entry",
+    "alias_command",
+    "describe_event",
+    "implausible",
+    "parse_entry",
+    "parse_fix",
+]
+
+SLIP_SCORE = 500
+"""A turn scoring more is taken as a typing slip until confirmed with ``!``: a single
+play can in theory score far more (a word spanning three triple-word squares), but
+at a speed-game table ``q999`` is ``q99`` with a key pressed twice, and a wrong total
+is signed unnoticed. A chosen bound, not a rule."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,11 +41,14 @@ class Entry:
     """The play's first letter (upper case), or empty."""
     score: int
     """The turn's score."""
+    sure: bool = False
+    """Typed with a closing ``!``: a score past :data:`SLIP_SCORE` confirmed."""
 
 
 _ENTRY = re.compile(
     r"^\s*(?:(?P<who>[12])\s*:\s*)?"
-    r"(?:(?P<letter>[A-Za-z])\s*(?P<score>\d{1,4})|(?P<bare>\d{1,4})|(?P<none>-))\s*$"
+    r"(?:(?P<letter>[A-Za-z])\s*(?P<score>\d{1,4})|(?P<bare>\d{1,4})|(?P<none>-))"
+    r"\s*(?P<sure>!)?\s*$"
 )
 
 
@@ -44,7 +62,24 @@ def parse_entry(text: str) -> Entry | None:
     if m.group("none"):
         return Entry(player, "", 0)
     score = m.group("score") or m.group("bare")
-    return Entry(player, (m.group("letter") or "").upper(), int(score))
+    letter = (m.group("letter") or "").upper()
+    return Entry(player, letter, int(score), sure=bool(m.group("sure")))
+
+
+def implausible(score: int, total: int, sure: bool) -> str | None:
+    """Why a turn's ``score`` is refused, taking a player at ``total`` points (before the
+    turn) past what a game reaches or, unconfirmed, past :data:`SLIP_SCORE`; None if not."""
+    if total + score > MAX_SCORE:
+        return (
+            f"{score} would bring the player to {total + score}, past the {MAX_SCORE} no "
+            "game reaches (engine/tournament/scores.py)"
+        )
+    if score > SLIP_SCORE and not sure:
+        return (
+            f"{score} points for one turn is taken as a typing slip (more than "
+            f"{SLIP_SCORE}); if it is right, type it with a closing ! ({score}!)"
+        )
+    return None
 
 
 _FIX = re.compile(r"^\s*fix\b\s*(?P<rest>.*)$", re.IGNORECASE)
@@ -64,9 +99,18 @@ def parse_fix(text: str) -> TurnCorrected | str | None:
             f"not a correction: {text.strip()!r}. Type fix, the player, a colon, the "
             "turn number and the entry: fix 1:3 Q24 (player 1's turn 3 is Q 24)"
         )
+    turn = int(args.group("turn"))
+    if turn == 0:
+        return (
+            f"no turn 0: {text.strip()!r}. Turns count from 1: fix {args.group('who')}:1 "
+            f"{args.group('entry')} corrects the player's first turn"
+        )
+    slip = implausible(entry.score, 0, entry.sure)
+    if slip is not None:
+        return slip
     return TurnCorrected(
         player=int(args.group("who")) - 1,
-        turn=int(args.group("turn")),
+        turn=turn,
         score=entry.score,
         first_letter=entry.letter,
     )

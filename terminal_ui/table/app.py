@@ -416,6 +416,8 @@ class TableApp(App[int]):
             result = interpret(event.value, self.state)
         except CommandError as exc:
             self.query_one("#feedback", Static).update(f"[red]{escape(str(exc))}[/red]")
+            # the refused line is selected: the next key replaces it, arrows edit it
+            event.input.select_all()
             return
         # Clear the line without a Changed message: its live check would erase the answer
         # (ok, or refused with the reason) that the service may already have shown.

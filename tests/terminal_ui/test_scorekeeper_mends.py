@@ -145,3 +145,47 @@ async def test_the_dispute_line_says_who_claimed(tmp_path: Path) -> None:
         line = text(app, "#phase")
         assert "Ann claims 20; type dispute N with the agreed score" in line
         assert "claims 20 and 20" not in line
+
+
+async def test_a_refused_line_is_selected_and_every_refusal_says_refused(
+    tmp_path: Path,
+) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await started(pilot)
+        await press_clock(pilot, 0)
+        box = app.query_one("#entry", Input)
+        await type_entry(pilot, "undo")  # nothing to take back yet
+        await until(pilot, lambda: "refused" in text(app, "#feedback"), "the refusal")
+        assert text(app, "#feedback").startswith("refused: no entry to take back")
+        assert box.value == "undo"
+        await pilot.press("q", "2", "4")  # the next key replaces the refused line
+        assert box.value == "q24"
+        box.value = ""
+        await type_entry(pilot, "q 999")  # q99 with a key pressed twice
+        await until(pilot, lambda: "typing slip" in text(app, "#feedback"), "the refusal")
+        assert text(app, "#feedback").startswith("refused: 999 points for one turn")
+        assert app.state.scored == (0, 0)
+        await pilot.press("q", "9", "9", "enter")
+        await scored(pilot, (1, 0))
+        assert app.state.scores == (99, 0)
+        await type_entry(pilot, "fix 1:0 q2")
+        await until(pilot, lambda: "count from 1" in text(app, "#feedback"), "the answer")
+        assert text(app, "#feedback").startswith("refused: no turn 0: 'fix 1:0 q2'.")
+        box.value = ""
+        await type_entry(pilot, "resign")
+        await until(pilot, lambda: app.state.phase is Phase.OVER, "the resignation")
+        await pilot.press("escape")
+        await type_entry(pilot, "k12")
+        await until(pilot, lambda: "refused" in text(app, "#feedback"), "the refusal")
+        assert text(app, "#feedback").startswith("refused: ")
+    assert app.state.scored == (1, 0)  # k12 scored nothing
+
+
+def test_a_confirmed_high_score_parses() -> None:
+    from terminal_ui.scorekeeper.entry import Entry, implausible, parse_entry
+
+    assert parse_entry("q999!") == Entry(None, "Q", 999, sure=True)
+    assert implausible(999, 0, True) is None
+    assert implausible(999, 0, False) is not None
+    assert implausible(700, 1200, True) is not None  # past any game's total
