@@ -77,8 +77,10 @@ def run(args: argparse.Namespace) -> int:
         with WriterLock(cfg.log, "rackclock scorekeeper"):
             EventLog.open(cfg.log).close()
     except LogError as exc:
+        # the log's state refuses (held by a running table, or not a log): 1, as serve
+        # answers; 2 is for a bad argument
         sys.stderr.write(f"rackclock scorekeeper: {exc}\n")
-        return 2
+        return 1
     result = ScorekeeperApp(cfg).run()
     sys.stdout.write(f"game log: {cfg.log}\n")
     return result or 0

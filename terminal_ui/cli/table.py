@@ -87,8 +87,10 @@ def run(args: argparse.Namespace) -> int:
         with WriterLock(cfg.log, "rackclock table"):
             EventLog.open(cfg.log).close()
     except LogError as exc:
+        # the log's state refuses (held by a running table, or not a log): 1, as serve
+        # answers; 2 is for a bad argument
         sys.stderr.write(f"rackclock table: {exc}\n")
-        return 2
+        return 1
     result = TableApp(cfg).run()
     sys.stdout.write(f"game log: {cfg.log}\n")
     return result or 0
