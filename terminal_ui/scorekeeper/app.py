@@ -362,8 +362,11 @@ class ScorekeeperApp(App[int]):
         entry = parse_entry(text)
         if entry is not None:
             target = self._entry_target(entry)
+            slip = target and implausible(entry.score, self.state.scores[target.player], entry.sure)
             if target is None:
                 self.say("no turn to score for that player")
+            elif slip:
+                self.say(slip)
             else:
                 name = self.state.players[target.player]
                 said = entry_text(name, target.index, entry.letter, entry.score)

@@ -43,6 +43,7 @@ SCORESHEET_COMMANDS: tuple[tuple[str, str], ...] = (
     ("24", "the score alone"),
     ("-", "a turn that scored nothing (a pass, an exchange)"),
     ("2:B12", "for the second player (1: the first), when turns are scored out of order"),
+    ("Q600!", "a turn of more than 500 points, confirmed (without ! it is taken as a slip)"),
     ("undo", "take back the last entry: its turn is unscored again (until the game ends)"),
     ("fix 1:3 Q24", "correct an entry: player 1's turn 3 is Q 24 (until a player signs)"),
     ("hold / release", "hold the last play, release it"),
