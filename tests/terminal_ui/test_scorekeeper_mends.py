@@ -189,3 +189,32 @@ def test_a_confirmed_high_score_parses() -> None:
     assert implausible(999, 0, True) is None
     assert implausible(999, 0, False) is not None
     assert implausible(700, 1200, True) is not None  # past any game's total
+
+
+async def test_the_table_terminals_ctrl_n_on_a_resumed_log_reads_the_finished_game(
+    tmp_path: Path,
+) -> None:
+    """The table terminal takes the next game from the same function: the finished
+    game's players and rules, not the command line's defaults."""
+    from terminal_ui.table.app import TableApp
+    from terminal_ui.table.screens import StartScreen as TableStart
+    from tests.helpers import command, config, game, screen_text
+    from tests.helpers import started as table_started
+
+    async with TableApp(config(tmp_path, variant="wespa")).run_test(size=(80, 24)) as pilot:
+        app = await table_started(pilot)
+        await command(pilot, "resign", lambda: game(app).phase is Phase.OVER)
+        await pilot.press("f1", "f2")
+        await until(pilot, lambda: game(app).signed == (True, True), "both signatures")
+    resumed = config(tmp_path, players=("Player 1", "Player 2"))  # nzasp by default
+    async with TableApp(resumed).run_test(size=(80, 24)) as pilot:
+        app = pilot.app
+        assert isinstance(app, TableApp)
+        await until(pilot, lambda: game(app).phase is Phase.OVER, "the finished game")
+        await pilot.pause()
+        await pilot.press("ctrl+n")
+        await until(pilot, lambda: isinstance(app.screen, TableStart), "the next start screen")
+        shown = screen_text(app)
+        assert "Left    Ben" in shown
+        assert "Right   Ann" in shown
+        assert "WESPA" in shown
