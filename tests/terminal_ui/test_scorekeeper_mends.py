@@ -207,9 +207,8 @@ async def test_the_table_terminals_ctrl_n_on_a_resumed_log_reads_the_finished_ga
         await pilot.press("f1", "f2")
         await until(pilot, lambda: game(app).signed == (True, True), "both signatures")
     resumed = config(tmp_path, players=("Player 1", "Player 2"))  # nzasp by default
-    async with TableApp(resumed).run_test(size=(80, 24)) as pilot:
-        app = pilot.app
-        assert isinstance(app, TableApp)
+    app = TableApp(resumed)
+    async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: game(app).phase is Phase.OVER, "the finished game")
         await pilot.pause()
         await pilot.press("ctrl+n")
