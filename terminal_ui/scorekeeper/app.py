@@ -100,6 +100,7 @@ from terminal_ui.scorekeeper.turn_book import (
     TurnBook,
     TurnRef,
     entry_event,
+    locked_hint,
     undo_event,
     unscored_before_racks,
 )
@@ -289,7 +290,11 @@ class ScorekeeperApp(App[int]):
         if ack.accepted:
             fb.update(f"[green]ok[/green]: {escape(self._accepted_text(ack.event))}")
         else:
-            fb.update(f"[red]refused[/red]: {escape(ack.reason)} [dim]({escape(ack.rule)})[/dim]")
+            hint = locked_hint(self.state, ack.event) if isinstance(ack.event, TurnScored) else ""
+            fb.update(
+                f"[red]refused[/red]: {escape(ack.reason)} [dim]({escape(ack.rule)})[/dim]"
+                f"{escape(hint)}"
+            )
 
     def _accepted_text(self, event: Event) -> str:
         """An accepted command in words; a score entry as the log took it (a withdrawn

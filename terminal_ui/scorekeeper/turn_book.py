@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine.clocktext import clock_text
 from engine.errors import Refusal
 from engine.events import Event, Exchanged, GameStarted, Passed, TurnCorrected, TurnScored
 from engine.rules.machine import apply
@@ -23,7 +22,7 @@ __all__ = [
     "TurnBook",
     "TurnRef",
     "entry_event",
-    "locked_out",
+    "locked_hint",
     "undo_event",
     "unscored_before_racks",
 ]
@@ -185,15 +184,14 @@ def entry_event(
 ) -> TurnScored | str:
     """The event that records ``entry`` on the turn it is meant for (the player it
     names, else ``chosen``, else the oldest unscored turn), bound to that turn; or why
-    it cannot be recorded."""
+    no turn can take it. An entry the rules refuse on that turn (a score for a turn
+    locked out by TOR-8) is still sent: the engine refuses it with its rule and the
+    table's log keeps the refusal, so the director sees it in the timeline."""
     player = entry.player if entry.player is not None else chosen
     target = book.target(state, player)
     if target is None:
         who = state.players[player] if player is not None else "anyone"
         return f"no turn of {who} to score now"
-    refusal = locked_out(state, target, entry)
-    if refusal is not None:
-        return refusal
     return TurnScored(
         player=target.player, score=entry.score, first_letter=entry.letter, turn=target.index
     )
@@ -213,18 +211,13 @@ def undo_event(state: GameState, book: TurnBook) -> TurnCorrected | str:
     return "no entry to take back; correct an earlier one with fix (fix 1:3 Q24)"
 
 
-def locked_out(state: GameState, target: TurnRef, entry: Entry) -> str | None:
-    """Why ``entry`` cannot score ``target``: a turn after the no-more-plays cutoff
-    scores 0 (TOR-8); None when it can."""
-    if target.kind == "locked" and entry.score and state.variant is not None:
-        rule = state.variant.source("cutoff")
-        return (
-            f"{state.players[target.player]}'s turn {target.index} came after "
-            f"{clock_text(-state.variant.cutoff_overtime_ms)}: "
-            f"no more plays, its play is taken off the board and the turn scores 0 "
-            f"({rule}); enter - for it"
-        )
-    return None
+def locked_hint(state: GameState, event: TurnScored) -> str:
+    """What the scorekeeper types after the engine refused a score for a turn locked
+    out by TOR-8 (its play is off the board and it scores 0): "" for any other entry."""
+    p = event.player
+    if event.score and state.locked[p] and event.turn > state.locked_presses[p]:
+        return "; enter - for it"
+    return ""
 
 
 def unscored_before_racks(state: GameState, book: TurnBook) -> str | None:

@@ -93,7 +93,7 @@ def test_a_speed_game_with_a_lockout_and_an_undo(tmux: Terminal, tmp_path: Path)
     # the cutoff as the variant sets it (it said -1:01 whatever the variant)
     screen = tmux.wait_for("TOR-8", "Ann's turn 3 came after -0:01")
     assert "enter - for it" in squeeze(screen)
-    tmux.keys("C-u")  # the refused entry stays on the line
+    tmux.keys("C-u")  # (a refusal the screen makes itself leaves the entry on the line)
     enter("-", "3 +0 50")  # Ann's turn 3 scores 0
     tmux.keys("F8")  # Ben passes while Ann may not play: the game ends (TOR-9)
     tmux.wait_for("enter the tiles left on the racks")
@@ -110,9 +110,14 @@ def test_a_speed_game_with_a_lockout_and_an_undo(tmux: Terminal, tmp_path: Path)
     assert out.returncode == 0, out.stderr
     game = json.loads(out.stdout)
     rows = [ev["text"].replace(" actor=scorekeeper", "") for ev in game["events"]]
-    assert not any(ev["refused"] for ev in game["events"])
+    # The refused entry is in the log for the director (issue 20 §3), bound to its turn.
+    refused = [ev for ev in game["events"] if ev["refused"]]
+    assert [(r["text"].replace(" actor=scorekeeper", ""), r["rule"][:5]) for r in refused] == [
+        ("turn_scored Ann score=40 first_letter=W turn=3", "TOR-8")
+    ]
     # Every entry on the turn meant, in the order typed; the locked-out turn is Ann's 3rd.
-    assert [r for r in rows if r.startswith(("turn_scored", "turn_corrected"))] == [
+    accepted = [r for r, ev in zip(rows, game["events"], strict=True) if not ev["refused"]]
+    assert [r for r in accepted if r.startswith(("turn_scored", "turn_corrected"))] == [
         "turn_scored Ann score=24 first_letter=Q turn=1",
         "turn_scored Ben score=0 turn=1",
         "turn_scored Ben score=12 first_letter=B turn=2",

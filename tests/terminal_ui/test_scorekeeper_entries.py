@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import msgspec
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -23,7 +24,7 @@ from engine.events import ClockPressed, Event, GameStarted, Passed, TimeChecked,
 from engine.rules.machine import apply
 from engine.rules.state import GameState, Phase
 from terminal_ui.scorekeeper.entry import Entry, parse_fix
-from terminal_ui.scorekeeper.turn_book import TurnBook, entry_event, undo_event
+from terminal_ui.scorekeeper.turn_book import TurnBook, entry_event, locked_hint, undo_event
 
 INITIAL_MS = 180_000  # TOR-3
 LOCKOUT_MS = -61_000  # TOR-8: at -1:01 no more plays
@@ -135,9 +136,14 @@ class Game:
             assert isinstance(ev, str), (entry, ev)
             return
         if m.locked_turn(*meant) and score:
-            # TOR-8: refused with the rule, never moved to another turn
-            assert isinstance(ev, str), (entry, ev)
-            assert "TOR-8" in ev
+            # TOR-8: sent bound to its turn (so the log keeps the refusal), refused by
+            # the engine with the rule, never moved to another turn
+            assert not isinstance(ev, str), (entry, ev)
+            assert (ev.player, ev.turn) == meant, (entry, meant, ev)
+            with pytest.raises(Refusal, match="no more plays") as refused:
+                apply(self.state, _at(ev, self.t))
+            assert "TOR-8" in refused.value.rule
+            assert locked_hint(self.state, ev) == "; enter - for it"
             return
         assert not isinstance(ev, str), (entry, meant, ev)
         assert (ev.player, ev.turn) == meant, (entry, meant, ev)
