@@ -13,7 +13,7 @@ import aiomqtt
 from engine.tournament.assignment import Assignment, decode_assignment, encode_assignment
 from engine.tournament.errors import EventFileError
 from firmware_bridge.venue.mqtt_session import BrokerSettings, MqttSession
-from firmware_bridge.venue.topics import PREFIX, TableTopics, client_id, parse_topic
+from firmware_bridge.venue.topics import PREFIX, Role, TableTopics, client_id, parse_topic
 
 __all__ = [
     "fetch_assignment",
@@ -47,27 +47,17 @@ async def publish_assignments(
     Raises:
         TimeoutError: The broker could not be reached in ``timeout_s``.
     """
-    held: set[str] = set()
-    last = asyncio.Event()
-
-    def on_message(msg: aiomqtt.Message) -> None:
-        last.set()
-        if isinstance(msg.payload, bytes | bytearray) and msg.payload:
-            held.add(parse_topic(msg.topic.value)[0].table)
-
+    held = await retained_assignments(broker, venue, role="director", timeout_s=timeout_s)
     session = MqttSession(
         broker,
         identifier=client_id("director", venue, "event"),
-        subscriptions=[_every_assignment(venue)],
-        on_message=on_message,
         session_expiry_s=0,
     )
     session.start()
     try:
         await session.wait_connected(timeout_s)
-        await _quiet(last)
         used = {a.table_name for a in assignments}
-        stale = sorted((held | set(clear)) - used, key=_table_order)
+        stale = sorted((set(held) | set(clear)) - used, key=_table_order)
         sent = [
             session.send(
                 TableTopics(venue, a.table_name).assignment,
@@ -89,9 +79,10 @@ async def publish_assignments(
 
 
 async def retained_assignments(
-    broker: BrokerSettings, venue: str, *, timeout_s: float = 10
+    broker: BrokerSettings, venue: str, *, role: Role = "viewer", timeout_s: float = 10
 ) -> dict[str, bytes]:
-    """Every table's retained assignment on the broker (its payload), by table.
+    """Every table's retained assignment on the broker (its payload), by table, read
+    as ``role`` (``director`` when it publishes the next round).
 
     Raises:
         TimeoutError: The broker could not be reached in ``timeout_s``.
@@ -106,7 +97,7 @@ async def retained_assignments(
 
     session = MqttSession(
         broker,
-        identifier=client_id("viewer", venue, "assignments"),
+        identifier=client_id(role, venue, "assignments"),
         subscriptions=[_every_assignment(venue)],
         on_message=on_message,
         session_expiry_s=0,
