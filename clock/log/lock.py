@@ -28,8 +28,10 @@ from clock.log.eventlog import LogError
 __all__ = ["LogHeld", "WriterLock", "holder", "lock_path"]
 
 _LOOKS = 20
-"""Tries, 5 ms apart, while the lock is taken by nobody named: :func:`holder` takes it
-shared for a moment to look, and must not turn a starting table away."""
+"""Tries, 5 ms apart, before a writer is refused: :func:`holder` takes the lock shared
+for a moment to look, and must not turn a starting table away. All are tried whatever
+the file says: after ``kill -9`` it still names the dead holder, so a name alone does
+not mean the lock is held for good."""
 
 
 class LogHeld(LogError):
@@ -107,15 +109,14 @@ class WriterLock:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 break
             except BlockingIOError:
-                text = os.pread(fd, 512, 0).decode("utf-8", "replace").strip()
-                if text:  # a writer, named: refused at once
-                    os.close(fd)
-                    raise LogHeld(Path(log_path).name, _who(text), advice) from None
-                # nameless: most likely someone looking (holder()), for a moment
+                # most likely someone looking (holder()), for a moment
                 time.sleep(0.005)
         else:
+            # Named only now: the name may be a dead holder's (kill -9 leaves it).
+            text = os.pread(fd, 512, 0).decode("utf-8", "replace").strip()
             os.close(fd)
-            raise LogHeld(Path(log_path).name, "another program", advice)
+            who = _who(text) if text else "another program"
+            raise LogHeld(Path(log_path).name, who, advice)
         # Only the holder writes the file, so a reader sees the holder's name or nothing.
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{name}\t{os.getpid()}\t{socket.gethostname()}\n".encode(), 0)

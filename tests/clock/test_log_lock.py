@@ -193,3 +193,23 @@ def test_a_look_at_the_lock_does_not_turn_a_writer_away(tmp_path: Path) -> None:
             WriterLock(log, "rackclock serve")
     finally:
         os.close(look)
+
+
+def test_a_restart_after_kill_9_is_not_refused_in_the_dead_holders_name(tmp_path: Path) -> None:
+    """After kill -9 the lock file still names the dead holder; a restart that meets a
+    holder() look waits the look out and takes the lock, and a lock held for good is
+    refused in the name the file gives."""
+    log = tmp_path / "t1.sqlite"
+    lock_path(log).write_text("rackclock serve\t99999\tdeadhost\n")
+    look = os.open(lock_path(log), os.O_RDONLY)
+    try:
+        fcntl.flock(look, fcntl.LOCK_SH)
+        threading.Timer(0.02, fcntl.flock, (look, fcntl.LOCK_UN)).start()
+        with WriterLock(log, "rackclock serve"):
+            assert holder(log) == f"rackclock serve {HERE}"
+        lock_path(log).write_text("rackclock serve\t99999\tdeadhost\n")
+        fcntl.flock(look, fcntl.LOCK_SH)  # and now it stays
+        with pytest.raises(LogHeld, match=r"held by rackclock serve \(pid 99999 on deadhost\)"):
+            WriterLock(log, "rackclock serve")
+    finally:
+        os.close(look)
