@@ -31,7 +31,7 @@ from types import TracebackType
 import msgspec
 
 from clock.files import load_variant
-from clock.log.eventlog import ZERO_HASH, LogError, _uri, chain_hash
+from clock.log.eventlog import ZERO_HASH, LogError, chain_hash, connect, disconnect
 from engine.errors import DataFileError
 from engine.rules.variant import register_variant
 from engine.tournament.records import Created, Record, decode_record, encode_record
@@ -103,6 +103,7 @@ class EventLedger:
     def __init__(
         self,
         conn: sqlite3.Connection,
+        key: str,
         path: str,
         records: list[tuple[Record, bytes]],
         version: int,
@@ -111,6 +112,9 @@ class EventLedger:
     ) -> None:
         """Use :meth:`create` or :meth:`open`."""
         self._conn = conn
+        self._key: str | None = key
+        """How this process counts the connection (clock.log.eventlog.connect); None
+        once closed."""
         self.path = path
         self.readonly = readonly
         """Opened only to read: :meth:`append` refuses."""
@@ -137,7 +141,7 @@ class EventLedger:
         first = Created(event_text, source, uuid.uuid4().hex)  # this log's own event id
         replay([first])  # refuses a bad event file before the file is made
         try:
-            conn = _connect(where, "rwc")
+            conn, key = connect(where, "rwc")
         except sqlite3.Error as exc:
             raise LogError(f"cannot create {str(where)!r}: {exc}") from exc
         body = encode_record(first)
@@ -155,9 +159,9 @@ class EventLedger:
             conn.execute("COMMIT")
             version = _data_version(conn)
         except sqlite3.Error as exc:  # a full disk, a folder that refuses the WAL file
-            conn.close()
+            disconnect(conn, key)
             raise LogError(f"cannot create {str(where)!r}: {exc}") from exc
-        return cls(conn, str(where), [(first, digest)], version)
+        return cls(conn, key, str(where), [(first, digest)], version)
 
     @classmethod
     def open(cls, path: str | PathLike[str], *, readonly: bool = False) -> EventLedger:
@@ -173,7 +177,7 @@ class EventLedger:
         if not Path(path).is_file():
             raise LogError(f"no event log at {shown}")
         try:
-            conn = _connect(Path(path), "ro" if readonly else "rw")
+            conn, key = connect(Path(path), "ro" if readonly else "rw")
         except sqlite3.Error as exc:
             raise LogError(f"cannot open {shown}: {exc}") from exc
         try:
@@ -189,12 +193,12 @@ class EventLedger:
                 conn.execute("COMMIT")
             if not records:
                 raise LogError(f"{shown} holds no records: not an event's log")
-            return cls(conn, str(path), records, version, readonly=readonly)
+            return cls(conn, key, str(path), records, version, readonly=readonly)
         except sqlite3.Error as exc:  # not SQLite at all, or SQLite refusing it
-            conn.close()
+            disconnect(conn, key)
             raise _sqlite_error(shown, exc) from exc
         except BaseException:
-            conn.close()
+            disconnect(conn, key)
             raise
 
     @property
@@ -290,8 +294,10 @@ class EventLedger:
         return len(new)
 
     def close(self) -> None:
-        """Close the file."""
-        self._conn.close()
+        """Close the file (idempotent)."""
+        if self._key is not None:
+            disconnect(self._conn, self._key)
+            self._key = None
 
     def __enter__(self) -> EventLedger:
         return self
@@ -303,13 +309,6 @@ class EventLedger:
         tb: TracebackType | None,
     ) -> None:
         self.close()
-
-
-def _connect(path: Path, mode: str) -> sqlite3.Connection:
-    # the proper file URI (spaces, '?' and '#' in a path escaped), as the table's log does
-    return sqlite3.connect(
-        _uri(path, mode), uri=True, isolation_level=None, check_same_thread=False
-    )
 
 
 def _sqlite_error(shown: str, exc: sqlite3.Error) -> LogError:

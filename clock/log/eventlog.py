@@ -51,6 +51,8 @@ __all__ = [
     "LogRecord",
     "VerifyResult",
     "chain_hash",
+    "connect",
+    "disconnect",
     "export_jsonl",
     "held",
     "import_jsonl",
@@ -238,9 +240,11 @@ def peek(path: StrPath, size: int) -> bytes | None:
             return f.read(size)
 
 
-def _connect(path: StrPath, mode: str) -> tuple[sqlite3.Connection, str]:
+def connect(path: StrPath, mode: str) -> tuple[sqlite3.Connection, str]:
     """A connection to ``path`` in SQLite URI ``mode`` ("ro", "rw", "rwc"), counted as
-    held until :func:`_disconnect`; and the key to release it by.
+    held until :func:`disconnect`; and the key to release it by. The one way this
+    project opens a SQLite file of its own (a table's log, the event's log), so that
+    :func:`peek` never reads a file a connection of this process holds.
 
     Raises:
         sqlite3.Error: SQLite cannot open it.
@@ -258,7 +262,7 @@ def _connect(path: StrPath, mode: str) -> tuple[sqlite3.Connection, str]:
     return conn, key
 
 
-def _disconnect(conn: sqlite3.Connection, key: str) -> None:
+def disconnect(conn: sqlite3.Connection, key: str) -> None:
     conn.close()
     _release(key)
 
@@ -335,21 +339,21 @@ class EventLog:
                 f"(rackclock log import {where} NEW.sqlite)"
             )
         try:
-            conn, key = _connect(path, mode)
+            conn, key = connect(path, mode)
         except sqlite3.Error as exc:
             what = "cannot create" if mode == "rwc" else "no event log at"
             raise LogError(f"{what} {shown}: {exc}") from exc
         try:
             _prepare(conn, shown, mode=mode, created=created)
         except BaseException:
-            _disconnect(conn, key)
+            disconnect(conn, key)
             raise
         return cls(conn, str(path), key, readonly=mode == "ro")
 
     def close(self) -> None:
         """Close the file (idempotent). Every append is already committed."""
         if self._conn is not None:
-            _disconnect(self._conn, self._key)
+            disconnect(self._conn, self._key)
             self._conn = None
 
     def __enter__(self) -> EventLog:
@@ -611,7 +615,7 @@ def _verify_file(path: StrPath, kept: list[tuple[int, Event]] | None) -> VerifyR
     if not Path(path).is_file():
         return VerifyResult(ok=False, count=0, head_hash="", problems=((0, f"no file {shown}"),))
     try:
-        conn, key = _connect(path, "ro")
+        conn, key = connect(path, "ro")
     except sqlite3.Error as exc:
         return VerifyResult(
             ok=False, count=0, head_hash="", problems=((0, f"cannot open {shown}: {exc}"),)
@@ -622,7 +626,7 @@ def _verify_file(path: StrPath, kept: list[tuple[int, Event]] | None) -> VerifyR
         problem = (0, f"{shown} is not a readable rackclock event log: {exc}")
         return VerifyResult(ok=False, count=0, head_hash="", problems=(problem,))
     finally:
-        _disconnect(conn, key)
+        disconnect(conn, key)
 
 
 def _verify(

@@ -20,7 +20,8 @@ from typing import Any
 import pytest
 
 from clock.event.ledger import EventLedger, parse_anchor, read_event, verify_ledger
-from clock.log.eventlog import LogError
+from clock.log.eventlog import LogError, held, peek
+from clock.log.files import is_sqlite
 from engine.tournament.errors import TournamentError
 from engine.tournament.pairing.draw import draw
 from engine.tournament.records import Result
@@ -224,4 +225,23 @@ def test_a_log_from_before_the_head_gets_one_from_its_writer(tmp_path: Path) -> 
         verify_ledger(log)  # a reader does not change the file
     with EventLedger.open(log) as ledger:  # the writer adds it
         ledger.append(draw(ledger.state.division("A"), 1))
+    assert verify_ledger(log).count == 2
+
+
+def test_a_process_holding_the_event_log_never_opens_it_any_other_way(tmp_path: Path) -> None:
+    """`event results` on a folder that holds the event's log itself asks whether each
+    file is SQLite: a plain open()/close() of the held log would drop this process's
+    POSIX locks on it (docs/events.md, "Who opens a log"). The ledger's connection is
+    counted as held, so the question is answered without opening the file."""
+    log = new_log(tmp_path)
+    with EventLedger.open(log) as ledger:
+        assert held(log)
+        assert peek(log, 16) is None
+        assert is_sqlite(log)
+        with EventLedger.open(log, readonly=True):
+            pass
+        assert held(log)  # the reader's close leaves the writer's count
+        ledger.append(draw(ledger.state.division("A"), 1))
+    assert not held(log)
+    assert peek(log, 16) == b"SQLite format 3\x00"
     assert verify_ledger(log).count == 2
