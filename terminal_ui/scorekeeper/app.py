@@ -465,8 +465,24 @@ class ScorekeeperApp(App[int]):
         if isinstance(event, str):
             self.refuse(event)
             return False
+        past = self._past_any_game(event)
+        if past is not None:
+            self.refuse(past)
+            return False
         self.submit(event)
         return True
+
+    def _past_any_game(self, event: TurnCorrected) -> str | None:
+        """Why ``event`` would take the player past what a game reaches: the new score
+        replaces the old entry's, so the total it adds to is without that entry."""
+        sheet = self.state.sheet[event.player]
+        if event.undo or not 1 <= event.turn <= len(sheet) or sheet[event.turn - 1].withdrawn:
+            # Taking back lowers the total; a withdrawn play stays 0 whatever is typed;
+            # the table refuses a turn not scored.
+            return None
+        total = self.state.scores[event.player] - sheet[event.turn - 1].score
+        # parse_fix judged the typing slip; only the total is left to judge (sure=True).
+        return implausible(event.score, total, sure=True)
 
     def _may_end(self) -> bool:
         refusal = unscored_before_racks(self.state, self.book)

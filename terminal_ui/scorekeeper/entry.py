@@ -105,6 +105,8 @@ def parse_fix(text: str) -> TurnCorrected | str | None:
             f"no turn 0: {text.strip()!r}. Turns count from 1: fix {args.group('who')}:1 "
             f"{args.group('entry')} corrects the player's first turn"
         )
+    # Only the score alone here: the player's total without the old entry is the app's
+    # to judge (ScorekeeperApp.correct), which knows the sheet.
     slip = implausible(entry.score, 0, entry.sure)
     if slip is not None:
         return slip

@@ -217,3 +217,26 @@ async def test_the_table_terminals_ctrl_n_on_a_resumed_log_reads_the_finished_ga
         assert "Left    Ben" in shown
         assert "Right   Ann" in shown
         assert "WESPA" in shown
+
+
+async def test_fix_cannot_push_a_player_past_what_a_game_reaches(tmp_path: Path) -> None:
+    """fix replaces a turn's score: the player's total less the old entry, plus the
+    new, must stay within the 1800 no game reaches (engine/tournament/scores.py)."""
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await started(pilot)
+        await press_clock(pilot, 0)
+        await type_entry(pilot, "a900!")
+        await press_clock(pilot, 1)
+        await type_entry(pilot, "b10")
+        await press_clock(pilot, 0)
+        await type_entry(pilot, "c800!")
+        await scored(pilot, (2, 1))
+        assert app.state.scores == (1700, 10)
+        await type_entry(pilot, "fix 1:2 c999!")  # 1700 - 800 + 999 = 1899
+        await until(pilot, lambda: "refused" in text(app, "#feedback"), "the refusal")
+        assert "999 would bring the player to 1899, past the 1800" in text(app, "#feedback")
+        assert app.state.scores == (1700, 10)
+        app.query_one("#entry", Input).value = ""
+        await type_entry(pilot, "fix 1:1 a999!")  # 1700 - 900 + 999 = 1799
+        await until(pilot, lambda: app.state.scores == (1799, 10), "the correction")
