@@ -48,8 +48,9 @@ async def cursor_to(pilot: Pilot[int], screen: TimelineScreen, seq: int) -> None
 
 async def test_a_lockout_entry_stays_on_its_turn(tmp_path: Path) -> None:
     """Ann leads 40-10 when her clock passes -1:01; she presses anyway. The score typed
-    for that press is refused with TOR-8 (on the scorekeeper's screen, and by the table
-    when sent as a fix); it never lands on Ben's turn, which would have made it 40-40."""
+    for that press is sent and refused by the table with TOR-8 (as a plain entry and as
+    a fix), so the log keeps both refusals; it never lands on Ben's turn, which would
+    have made it 40-40."""
     tl = FakeTimeline()
     sheet = make_app(tmp_path, tl)
     async with sheet.run_test(size=(80, 24)) as pilot:
@@ -65,6 +66,9 @@ async def test_a_lockout_entry_stays_on_its_turn(tmp_path: Path) -> None:
         await until(pilot, lambda: sheet.state.locked[0], "the lockout")
         tl.advance(2_000)
         await press_clock(pilot, 0)
+        await type_entry(pilot, "k30")  # the play she made: sent, and refused by the table
+        await until(pilot, lambda: "enter - for it" in str(sheet.query_one("#feedback").render()))
+        assert sheet.state.scored == (1, 1)
         await type_entry(pilot, "-")  # her press is a pass: it scores 0
         await scored(pilot, (2, 1))
         tl.advance(1_000)
@@ -85,10 +89,18 @@ async def test_a_lockout_entry_stays_on_its_turn(tmp_path: Path) -> None:
             events
         )
         assert "7 +4:08.0 clock_pressed Ann" in events  # 4:08 - 0:10 = 3:58: past -1:01
-        assert "8 +4:08.0 turn_scored Ann actor=scorekeeper score=0 turn=2" in events
-        # the score typed for it, refused in its place with the rule; nothing after it
+        # the score typed for that press, sent and refused by the table with the rule
         assert (
-            "> 9 +4:09.0 REFUSED turn_corrected Ann actor=scorekeeper turn=2 score=30 "
+            "8 +4:08.0 REFUSED turn_scored Ann actor=scorekeeper score=30 first_letter=K "
+            "turn=2: Ann's turn 2 came after -1:01: no more plays, its play is taken off "
+            "the board and the turn scores 0 [TOR-8: at -1:01 no more plays"
+        ) in events
+        assert "9 +4:08.0 turn_scored Ann actor=scorekeeper score=0 turn=2" in events
+        await pilot.press("down")  # the pane shows the rows up to the cursor
+        events = text_of(screen, "#events")
+        # the fix for it, refused in its place with the rule; nothing after it
+        assert (
+            "> 10 +4:09.0 REFUSED turn_corrected Ann actor=scorekeeper turn=2 score=30 "
             "first_letter=K: Ann's turn 2 came after -1:01: no more plays, it scores 0 "
             "[TOR-8: at -1:01 no more plays"
         ) in events
