@@ -222,7 +222,11 @@ class ScorekeeperApp(App[int]):
         self.session = session
         self.service, self.emulated = session.service, session.emulated
         self.service.add_listener(self._on_commit)
-        await session.open()
+        try:
+            await session.open()
+        except (EngineError, OSError) as exc:  # e.g. LogHeld: another writer took the log
+            self.exit(1, message=f"rackclock scorekeeper: {exc}")
+            return
         try:
             if starts_a_game(self.service.state, new_game=cfg.new_game):
                 self.show_start(spec)
@@ -245,8 +249,11 @@ class ScorekeeperApp(App[int]):
         """A clock key on the start screen: the game starts, and with it the clock."""
         if self.session is None or self._start is None:
             return
-        start, self._start = self._start, None
-        await self.session.begin()
+        start = self._start
+        try:
+            await self.session.begin()
+        finally:  # the screen stays the start screen until the game is begun
+            self._start = None
         if self.session.started is not None:
             self.show_ack(self.session.started)
         if start.is_attached:
@@ -495,7 +502,9 @@ class ScorekeeperApp(App[int]):
         """A player's clock key: the emulated clock's button; after the game, signing;
         on the start screen, the start of the game."""
         if self._start is not None:
-            self.run_worker(self.start_game(), group="start", exclusive=True)
+            if not self._start.starting:  # a second key while starting is no press
+                self._start.starting = True
+                self.run_worker(self.start_game(), group="start", exclusive=True)
             return
         if self.state.phase is Phase.OVER:
             self.submit(Signed(player=side))

@@ -48,6 +48,10 @@ class StartScreen(ModalScreen[None]):
         self.lines = lines
         self.starts = starts
         self.key = key
+        # Set at the first clock key: the game is being started. A second key before
+        # this screen closes must not become a press after GameStarted, which would
+        # end the starting player's first turn at once.
+        self.starting = False
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
@@ -95,6 +99,10 @@ def next_game(spec: TableSpec) -> TableSpec:
     under its own rules and mode, read from its ``game_started`` (not the command
     line's defaults: a resumed log was started by another run, maybe under a variant
     file). The one who went second starts: in the swapped seats, the same index.
+    It is a friendly rematch, not the event's: the round, division, table and event
+    tags are dropped, or it would be logged as the same pairing again and ``event
+    results`` would refuse it. (A table following an assignment is offered the next
+    assigned game by its own path.)
 
     Raises:
         OSError: The log cannot be read.
@@ -103,15 +111,20 @@ def next_game(spec: TableSpec) -> TableSpec:
     games = split_games(load_log(spec.log)[0])
     started = games[-1][0][1] if games else None
     if not isinstance(started, GameStarted):  # no game in the log: the spec's own
-        return replace(spec, players=(spec.players[1], spec.players[0]), new_game=True)
+        return untagged(replace(spec, players=(spec.players[1], spec.players[0]), new_game=True))
     return replace(
-        spec,
+        untagged(spec),
         variant=started.variant,
         players=(started.players[1], started.players[0]),
         first=started.first,
         mode=started.mode,
         new_game=True,
     )
+
+
+def untagged(spec: TableSpec) -> TableSpec:
+    """``spec`` outside the event: no round, division, table or event tags."""
+    return replace(spec, round=None, division=None, table=None, event=None, event_id=None)
 
 
 def initial_time(spec: TableSpec) -> str:

@@ -169,7 +169,11 @@ class TableApp(App[int]):
             return
         self.session = session
         self.service, self.emulated = session.service, session.emulated
-        await session.open()
+        try:
+            await session.open()
+        except (EngineError, OSError) as exc:  # e.g. LogHeld: another writer took the log
+            self.exit(1, message=f"rackclock table: {exc}")
+            return
         if cfg.assignment is not None:
             self.run_worker(follow_assignments(cfg.assignment, self.assigned), group="assignment")
         try:
@@ -189,8 +193,11 @@ class TableApp(App[int]):
         """A clock key on the start screen: the game starts, and with it the clock."""
         if self.session is None or self._start is None:
             return
-        start, self._start = self._start, None
-        await self.session.begin()
+        start = self._start
+        try:
+            await self.session.begin()
+        finally:  # the screen stays the start screen until the game is begun
+            self._start = None
         if start.is_attached:
             start.dismiss()
 
@@ -322,7 +329,9 @@ class TableApp(App[int]):
         Once the game is over, the key signs the result (the summary screen's own
         bindings never see it: these app bindings have priority)."""
         if self._start is not None:
-            self.run_worker(self.start_game(), group="start", exclusive=True)
+            if not self._start.starting:  # a second key while starting is no press
+                self._start.starting = True
+                self.run_worker(self.start_game(), group="start", exclusive=True)
             return
         if self.state.phase is Phase.OVER:
             self.submit(Signed(player=side))

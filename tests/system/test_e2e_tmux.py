@@ -126,7 +126,9 @@ class Terminal:
     def start_game(self, key: str) -> None:
         """Press the clock ``key`` on the start screen until the game starts. The
         screen is drawn a moment before it takes keys, so a key it did not take is
-        pressed again; there a clock key only starts the game, so a second is harmless."""
+        pressed again, only while the screen still shows after two seconds. While it
+        shows, the apps ignore a clock key after the first that started the game, so a
+        repeat cannot end the first turn (a key landing after it closed still would)."""
         self.wait_for("A new game", "Press a clock key")
         for _ in range(20):
             self.type(key)
