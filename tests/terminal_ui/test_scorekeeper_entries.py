@@ -160,6 +160,10 @@ class Game:
             return
         assert isinstance(ev, TurnCorrected), ev
         assert (ev.player, ev.turn) == m.typed[-1]
+        if self.state.phase in (Phase.END_RACKS, Phase.OVER):
+            # the game is over: every turn stays scored (the engine refuses; fix corrects)
+            assert not self.send(ev)
+            return
         assert self.send(ev)
         del m.credit[m.typed.pop()]
 
@@ -175,6 +179,17 @@ class Game:
         if m.locked_turn(p, i) and score:
             assert not accepted, typed  # TOR-8: a correction cannot score it either
             return
+        st_ = self.state
+        if st_.end_reason == "cutoff" and st_.locked.count(True) == 1:
+            # TOR-9: the game ended because the player not locked out was not behind; a
+            # correction that would change that is the director's to rule
+            seat = st_.locked.index(True)
+            before = list(m.totals())
+            after = list(before)
+            after[p] += score - m.credit[(p, i)][1]
+            if (before[1 - seat] >= before[seat]) != (after[1 - seat] >= after[seat]):
+                assert not accepted, typed
+                return
         assert accepted, typed
         m.credit[(p, i)] = (letter, score)
 

@@ -32,13 +32,15 @@ __all__ = ["HANDLERS", "shifted"]
 
 
 def shifted(result: Result, player: int, delta: int) -> Result:
-    """``result`` with ``delta`` points more for ``player``: winner and spread follow."""
+    """``result`` with ``delta`` points more for ``player``: winner and spread follow
+    the scores, unless the game was decided by rule."""
     final = add_pair(result.scores, player, delta)
+    # A forfeit, a bye or a resignation keeps its winner and declared spread: the
+    # player who resigned lost, whatever the corrected scores (NZASP 10.2-10.3).
+    if result.reason in ("forfeit", "lateness", "bye", "resigned"):
+        return replace(result, scores=final)
     winner = None if final[0] == final[1] else (0 if final[0] > final[1] else 1)
-    # A forfeit, a bye or a resignation keeps its declared spread.
-    fixed = result.reason in ("forfeit", "lateness", "bye", "resigned")
-    spread = result.spread if fixed else abs(final[0] - final[1])
-    return replace(result, scores=final, winner=winner, spread=spread)
+    return replace(result, scores=final, winner=winner, spread=abs(final[0] - final[1]))
 
 
 def _standing(state: GameState) -> tuple[int, int]:
