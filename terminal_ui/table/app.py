@@ -172,6 +172,7 @@ class TableApp(App[int]):
         try:
             await session.open()
         except (EngineError, OSError) as exc:  # e.g. LogHeld: another writer took the log
+            await session.stop()  # a service started before its publisher failed lets go
             self.exit(1, message=f"rackclock table: {exc}")
             return
         if cfg.assignment is not None:
