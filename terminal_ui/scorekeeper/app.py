@@ -109,7 +109,14 @@ from terminal_ui.shared.command_input import CommandInput
 from terminal_ui.shared.help import HelpScreen, help_text
 from terminal_ui.shared.keys import CLOCK_KEYS, bindings
 from terminal_ui.shared.link import show_link
-from terminal_ui.shared.start import QuitScreen, StartScreen, initial_time, next_game, start_screen
+from terminal_ui.shared.start import (
+    QuitScreen,
+    StartScreen,
+    initial_time,
+    next_game,
+    open_or_exit,
+    start_screen,
+)
 from terminal_ui.shared.theme import HIGH_CONTRAST
 from terminal_ui.shared.ticker import Ticker
 from terminal_ui.table.commands import CommandError, HelpWanted, Preview, interpret
@@ -222,11 +229,7 @@ class ScorekeeperApp(App[int]):
         self.session = session
         self.service, self.emulated = session.service, session.emulated
         self.service.add_listener(self._on_commit)
-        try:
-            await session.open()
-        except (EngineError, OSError) as exc:  # e.g. LogHeld: another writer took the log
-            await session.stop()  # a service started before its publisher failed lets go
-            self.exit(1, message=f"rackclock scorekeeper: {exc}")
+        if not await open_or_exit(self, session, "scorekeeper"):
             return
         try:
             if starts_a_game(self.service.state, new_game=cfg.new_game):

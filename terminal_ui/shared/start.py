@@ -10,10 +10,10 @@ reading it (TOR-7 counts them in overtime).
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
@@ -21,8 +21,9 @@ from textual.widgets import Label, Static
 
 from clock.files import load_variant
 from clock.log.files import load_log
-from clock.table.session import TableSpec
+from clock.table.session import TableSession, TableSpec
 from engine.clocktext import clock_text
+from engine.errors import EngineError
 from engine.events import GameStarted
 from engine.rules.replay import split_games
 from terminal_ui.shared.keys import key_label
@@ -66,6 +67,19 @@ class StartScreen(ModalScreen[None]):
                 id="start-key",
             )
             yield Label("F12: help   ctrl+Q: quit", classes="hint")
+
+
+async def open_or_exit(app: App[Any], session: TableSession, program: str) -> bool:
+    """Open the table's session for ``app`` (the table or the scorekeeper); when it is
+    refused (LogHeld: another writer took the log after the command checked), let go
+    of what it started and exit with one line. Whether it opened."""
+    try:
+        await session.open()
+    except (EngineError, OSError) as exc:
+        await session.stop()  # a service started before its publisher failed lets go
+        app.exit(1, message=f"rackclock {program}: {exc}")
+        return False
+    return True
 
 
 def start_screen(spec: TableSpec, clock_keys: tuple[str, str]) -> StartScreen:

@@ -53,7 +53,7 @@ from terminal_ui.shared.command_input import CommandInput
 from terminal_ui.shared.help import HelpScreen, help_text
 from terminal_ui.shared.keys import CLOCK_KEYS, bindings, key_label
 from terminal_ui.shared.link import show_link
-from terminal_ui.shared.start import next_game, start_screen
+from terminal_ui.shared.start import next_game, open_or_exit, start_screen
 from terminal_ui.shared.theme import HIGH_CONTRAST, STYLESHEET
 from terminal_ui.shared.ticker import Ticker
 from terminal_ui.shared.widgets import BoardView, PlayerClock, history_lines, ruling_lines
@@ -169,11 +169,7 @@ class TableApp(App[int]):
             return
         self.session = session
         self.service, self.emulated = session.service, session.emulated
-        try:
-            await session.open()
-        except (EngineError, OSError) as exc:  # e.g. LogHeld: another writer took the log
-            await session.stop()  # a service started before its publisher failed lets go
-            self.exit(1, message=f"rackclock table: {exc}")
+        if not await open_or_exit(self, session, "table"):
             return
         if cfg.assignment is not None:
             self.run_worker(follow_assignments(cfg.assignment, self.assigned), group="assignment")
