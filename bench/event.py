@@ -6,7 +6,7 @@ Three paths, each timed beside the floor of the same work in the same run, on th
 same disk (a temporary directory, or ``--dir``), the path and its floor in turn so
 that a disk busy for a while slows both:
 
-1. **An append** to the event's log (:meth:`clock.event.ledger.EventLedger.append`:
+1. **An append** to the event's log (:meth:`clock.tournament.ledger.EventLedger.append`:
    the write lock, catching up on other writers' records, the rules' check, the
    record and the head inserted, a ``synchronous=FULL`` commit in WAL). The records
    are a director's corrections of one round-1 result (with a reason), so every
@@ -19,7 +19,7 @@ that a disk busy for a while slows both:
    (the fsync is the work; the chain, the check and the head are a little Python and
    a few small queries).
 2. **Taking results** from a folder of N finished, signed table logs (one round of
-   N tables, real games from :mod:`bench.gamelog` written with the real
+   N tables, real games from :mod:`tests.support.gamelog` written with the real
    :class:`clock.log.eventlog.EventLog`): ``rackclock event results LOG FOLDER`` run
    in-process (the command's own code: each file's chain verified and its events
    decoded in one read-only pass, its games replayed under the rules and matched to
@@ -59,17 +59,17 @@ from typing import Any
 from msgspec.structs import replace
 
 from bench.durable import RawCommit
-from bench.gamelog import game_events
 from bench.stats import best_time, percentile_ms
-from clock.event.gamelogs import read_game_log
-from clock.event.ledger import EventLedger
 from clock.log.eventlog import EventLog
+from clock.tournament.gamelogs import read_game_log
+from clock.tournament.ledger import EventLedger
 from engine.events import GameStarted, Signed
 from engine.tournament.assignment import round_assignments
 from engine.tournament.intake import results_from_log
-from engine.tournament.pairing.draw import draw
+from engine.tournament.pairing.pair_round import draw
 from engine.tournament.records import Result
 from terminal_ui.cli import main as rackclock
+from tests.support.gamelog import game_events
 
 __all__ = ["main"]
 

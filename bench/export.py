@@ -3,7 +3,7 @@
 ``python -m bench.export [--games N] [--repeat R]``
 
 Builds N complete games (default 300) over every board variant from
-:mod:`bench.gamelog`, then in one process and thread times:
+:mod:`tests.support.gamelog`, then in one process and thread times:
 
 (a) the floor: replaying every game's log to its end (work any export must do);
 (b) GCG: the same replay, then :func:`engine.exports.gcg.to_gcg` and ``write_gcg``
@@ -21,7 +21,6 @@ import argparse
 import json
 from typing import Any
 
-from bench.gamelog import BOARD_VARIANTS, numbered, random_log
 from bench.stats import best_time
 from engine.events import Event
 from engine.exports.gcg import to_gcg
@@ -30,6 +29,7 @@ from engine.gcg import check_bytes, write_gcg
 from engine.rules.replay import replay
 from engine.rules.variant import load_variant
 from terminal_ui.director.exports import results_files
+from tests.support.gamelog import BOARD_VARIANTS, numbered, random_log
 
 __all__ = ["main", "run"]
 

@@ -2,7 +2,7 @@
 
 ``python -m bench.gcg [--games N] [--seed S] [--repeat R] [--profile]``
 
-Builds a corpus of random legal complete games (:mod:`bench.corpus`) in
+Builds a corpus of random legal complete games (:mod:`tests.support.corpus`) in
 memory, writes each to GCG bytes, then times what ``rackclock gcg check`` does
 per file minus the file I/O: :func:`engine.gcg.parse_gcg` on the bytes and
 :func:`engine.gcg.check_record` on the record. Everything runs in this one
@@ -25,7 +25,6 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from bench.corpus import corpus
 from bench.stats import best_time
 from engine import (
     Board,
@@ -39,6 +38,7 @@ from engine import (
     write_gcg,
 )
 from engine.gcg import EventKind
+from tests.support.corpus import corpus
 
 __all__ = ["main"]
 

@@ -50,8 +50,8 @@ from engine.events import ClockPressed, GameStarted
 from firmware_bridge.device.firmware import ClockFirmware
 from firmware_bridge.device.mqtt_device import MqttDevice
 from firmware_bridge.host.mqtt_clock import MqttClock
-from firmware_bridge.venue.mqtt_session import BrokerSettings, parse_url
-from firmware_bridge.venue.topics import TableTopics
+from firmware_bridge.mqtt.session import BrokerSettings, parse_url
+from firmware_bridge.mqtt.topics import TableTopics
 
 __all__ = ["measure_mqtt", "mosquitto"]
 

@@ -2,7 +2,7 @@
 
 Writes a synthetic list (random letter strings with a definition after each,
 as exported lexicon lists have) to a temporary file, then times
-:func:`clock.files.load_word_list` against the raw cost of reading and
+:func:`clock.user_files.load_word_list` against the raw cost of reading and
 splitting the same file into lines, and prints the ratio. Last line is JSON.
 """
 
@@ -16,7 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from clock.files import load_word_list
+from clock.user_files import load_word_list
 
 
 def _write(path: Path, n: int, seed: int) -> None:

@@ -21,7 +21,7 @@ from functools import partial
 
 from bench.stats import best_time
 from engine.tournament.pairing import schedule
-from engine.tournament.pairing.draw import draw
+from engine.tournament.pairing.pair_round import draw
 from engine.tournament.pairing.ranked import koth_ideal
 from engine.tournament.records import Created, Paired, Result
 from engine.tournament.state import DivisionState, EventState, replay

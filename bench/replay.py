@@ -3,7 +3,7 @@
 ``python -m bench.replay [--events N] [--variant V] [--repeat R] [--profile]``
 
 Builds a log of N events (default 1,000,000): many complete games back to back
-from :mod:`bench.gamelog` (a pool of generated games repeated with time
+from :mod:`tests.support.gamelog` (a pool of generated games repeated with time
 offsets; every event is one the engine accepts). Then, in one process and
 thread, it times:
 
@@ -32,12 +32,12 @@ from typing import Any
 
 import msgspec
 
-from bench.gamelog import game_turns, log_of_size, numbered
 from bench.stats import best_time
 from clock.log.eventlog import EventLog, import_jsonl
 from engine.events import Event, GameStarted, encode_event
 from engine.rules.replay import parse_jsonl, replay
 from engine.rules.state import GameState
+from tests.support.gamelog import game_turns, log_of_size, numbered
 
 __all__ = ["main", "run"]
 

@@ -105,10 +105,10 @@ async def _scorekeeper(measure: Measure) -> None:
 
 
 async def _director(measure: Measure) -> None:
-    from bench.gamelog import numbered, random_log
     from clock.log.eventlog import EventLog
     from terminal_ui.director.app import DirectorApp
     from terminal_ui.director.config import DirectorConfig
+    from tests.support.gamelog import numbered, random_log
 
     with tempfile.TemporaryDirectory() as tmp:
         logs = []

@@ -41,9 +41,9 @@ from bench.stats import percentile_ms
 from clock.table.service import TableService
 from clock.timeline import MonotonicTimeline
 from engine.events import ClockPressed, GameStarted
-from firmware_bridge.venue.mqtt_session import BrokerSettings
+from firmware_bridge.mqtt.session import BrokerSettings
+from firmware_bridge.mqtt.topics import PREFIX, TableTopics
 from firmware_bridge.venue.publisher import TablePublisher
-from firmware_bridge.venue.topics import PREFIX, TableTopics
 
 __all__ = ["main"]
 

@@ -3,7 +3,7 @@ word judge, the rules state machine with its variants, and GCG game records.
 
 The engine does no I/O: it reads only its own bundled data (``engine/data``,
 through :mod:`importlib.resources`) and opens no file a user names. Those are
-read by the caller (:mod:`clock.files`) and handed over as text or bytes, and a
+read by the caller (:mod:`clock.user_files`) and handed over as text or bytes, and a
 variant, tile set or layout read that way is registered under the name a game
 uses. It reads no clock (time is each event's ``t``) and imports no event loop,
 UI, serial port, MQTT, database, socket or process module

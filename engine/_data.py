@@ -2,7 +2,7 @@
 
 The bundled files in ``engine/data`` are package data, read with
 :mod:`importlib.resources`: the only files the engine reads. A file a user
-names is read by the caller (``clock.files``), parsed by the engine from its
+names is read by the caller (``clock.user_files``), parsed by the engine from its
 text and registered under the name the user gave, so that name resolves here
 like a bundled one (a game's start names its variant by that name).
 """

@@ -27,7 +27,6 @@ from hypothesis import HealthCheck, settings
 from hypothesis import event as note
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from bench.gamelog import game_events
 from engine import GameState, Phase, Refusal, advance, apply
 from engine.equipment.tiles import load_tile_set
 from engine.events import (
@@ -66,6 +65,7 @@ from terminal_ui.table.commands import (
     interpret,
     next_command,
 )
+from tests.support.gamelog import game_events
 
 VARIANTS = ("nzasp", "wespa", "naspa", "naspa-csw", "toronto-speed", "indonesia-open")
 MAX_STEPS = 120

@@ -47,12 +47,12 @@ from clock.device.interface import (
     SidePressed,
     TimesReported,
 )
-from clock.files import register_variant_files
 from clock.log.eventlog import EventLog
 from clock.log.heartbeat import boot_id, read_alive, write_alive
 from clock.log.lock import WriterLock
 from clock.table.display import beeps_due, display_text, next_display_change
 from clock.timeline import MonotonicTimeline, Timeline
+from clock.user_files import register_variant_files
 from engine import GameState, Phase, Refusal, Rejected, apply, next_deadline, replay
 from engine.events import (
     Actor,

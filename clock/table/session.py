@@ -37,9 +37,9 @@ from typing import Literal
 
 from clock.device.emulated import EmulatedClock
 from clock.device.interface import ClockDevice
-from clock.files import load_variant
 from clock.table.service import Ack, TableService
 from clock.timeline import MonotonicTimeline, Timeline
+from clock.user_files import load_variant
 from engine import GameState, Phase
 from engine.events import GameStarted
 from engine.tournament.assignment import Assignment

@@ -1,2 +1,2 @@
 """The tournament: divisions, pairings from the NASPA directors' manuals, results
-and standings. Pure: the event's log is read and written by :mod:`clock.event`."""
+and standings. Pure: the event's log is read and written by :mod:`clock.tournament`."""

@@ -1,6 +1,6 @@
 """What an event's log holds: frozen records, one per director's or table's act.
 
-The log is append-only and hash-chained like a game's (:mod:`clock.event.ledger`),
+The log is append-only and hash-chained like a game's (:mod:`clock.tournament.ledger`),
 so every pairing and every result, and every correction with its reason, can be
 explained and replayed.
 """

@@ -13,7 +13,7 @@ The core is transport-agnostic and works on messages:
   (the transport's sink; with no transport attached it is dropped and counted);
 - :meth:`ClockFirmware.handle` applies what the host sends (SET, TEXT, BEEP).
 
-The serial form adds the framed link layer (:class:`firmware_bridge.wire.link.Link`:
+The serial form adds the framed link layer (:class:`firmware_bridge.wire.link_layer.Link`:
 seq, ACKs, retransmits, heartbeats) without doing any I/O itself:
 :meth:`~ClockFirmware.serial_open` (bytes to send on connect),
 :meth:`~ClockFirmware.serial_receive` (bytes in -> bytes out),
@@ -42,7 +42,7 @@ from dataclasses import dataclass
 
 from clock.device.core import ClockCore
 from engine.clocktext import clock_text
-from firmware_bridge.wire.link import Link, LinkStats
+from firmware_bridge.wire.link_layer import Link, LinkStats
 from firmware_bridge.wire.protocol import (
     CAP_BEEPER,
     CAP_OWN_TIME,

@@ -30,8 +30,8 @@ import aiomqtt
 from typing_extensions import TypeVar
 
 from firmware_bridge.device.firmware import ClockFirmware
-from firmware_bridge.venue.mqtt_session import BrokerSettings, MqttSession, TlsOptions, parse_url
-from firmware_bridge.venue.topics import DEFAULT_VENUE, TableTopics, client_id
+from firmware_bridge.mqtt.session import BrokerSettings, MqttSession, TlsOptions, parse_url
+from firmware_bridge.mqtt.topics import DEFAULT_VENUE, TableTopics, client_id
 from firmware_bridge.wire.protocol import (
     Heartbeat,
     Hello,

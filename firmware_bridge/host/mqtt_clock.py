@@ -32,8 +32,8 @@ from clock.device.interface import (
     TimesReported,
 )
 from clock.timeline import MonotonicTimeline, Timeline
-from firmware_bridge.venue.mqtt_session import BrokerSettings, MqttSession, parse_url
-from firmware_bridge.venue.topics import TableTopics, client_id
+from firmware_bridge.mqtt.session import BrokerSettings, MqttSession, parse_url
+from firmware_bridge.mqtt.topics import TableTopics, client_id
 from firmware_bridge.wire.protocol import (
     Beep,
     Heartbeat,

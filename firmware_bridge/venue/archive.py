@@ -25,9 +25,9 @@ from typing import TextIO
 
 from engine.events import GameStarted
 from engine.rules.replay import parse_jsonl, split_games
+from firmware_bridge.mqtt.session import parse_url
+from firmware_bridge.mqtt.topics import TableTopics
 from firmware_bridge.venue.director_link import DirectorError, DirectorLink
-from firmware_bridge.venue.mqtt_session import parse_url
-from firmware_bridge.venue.topics import TableTopics
 
 __all__ = ["Archive", "foreign_game"]
 

@@ -12,8 +12,8 @@ import aiomqtt
 
 from engine.tournament.assignment import Assignment, decode_assignment, encode_assignment
 from engine.tournament.errors import EventFileError
-from firmware_bridge.venue.mqtt_session import BrokerSettings, MqttSession
-from firmware_bridge.venue.topics import PREFIX, Role, TableTopics, client_id, parse_topic
+from firmware_bridge.mqtt.session import BrokerSettings, MqttSession
+from firmware_bridge.mqtt.topics import PREFIX, Role, TableTopics, client_id, parse_topic
 
 __all__ = [
     "fetch_assignment",

@@ -33,9 +33,9 @@ import aiomqtt
 
 from engine.events import Event, encode_event
 from engine.rules.replay import Refused, Rejected, parse_jsonl_with_refused
-from firmware_bridge.venue.mqtt_session import BrokerSettings, MqttSession, publish_properties
+from firmware_bridge.mqtt.session import BrokerSettings, MqttSession, publish_properties
+from firmware_bridge.mqtt.topics import PREFIX, TableTopics, TopicError, parse_topic
 from firmware_bridge.venue.publisher import GET_LOG
-from firmware_bridge.venue.topics import PREFIX, TableTopics, TopicError, parse_topic
 
 __all__ = ["DirectorError", "DirectorLink", "TableSnapshot", "reply_text"]
 

@@ -49,13 +49,13 @@ from clock.log.eventlog import LogError, export_jsonl
 from clock.table.service import Ack, TableService, Update
 from engine.events import decode_event, encode_event
 from engine.rules.replay import report
-from firmware_bridge.venue.mqtt_session import (
+from firmware_bridge.mqtt.session import (
     BrokerSettings,
     MqttSession,
     parse_url,
     publish_properties,
 )
-from firmware_bridge.venue.topics import TableTopics, client_id
+from firmware_bridge.mqtt.topics import TableTopics, client_id
 
 __all__ = ["GET_LOG", "GET_STATE", "STATE_VERSION", "TablePublisher", "ack_reply"]
 

@@ -81,7 +81,7 @@ def _assignment(args: argparse.Namespace) -> Assignment | None:
     """
     if not args.assignment:
         return None
-    from clock.files import load_variant
+    from clock.user_files import load_variant
     from terminal_ui.shared.assignment import load_assignment
 
     game = load_assignment(args.assignment)

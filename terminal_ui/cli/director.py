@@ -89,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     from terminal_ui.director.config import DirectorConfig
 
     if args.venue is not None:
-        from firmware_bridge.venue.topics import TableTopics, TopicError
+        from firmware_bridge.mqtt.topics import TableTopics, TopicError
 
         try:
             TableTopics(args.venue, "t1")
@@ -107,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
             sys.stderr.write("rackclock director: no .sqlite or .jsonl log found\n")
             return 2
     if args.broker:
-        from firmware_bridge.venue.mqtt_session import parse_url
+        from firmware_bridge.mqtt.session import parse_url
 
         try:
             parse_url(args.broker)

@@ -172,7 +172,7 @@ async def emulate(
     from firmware_bridge.device.firmware import ClockFirmware, Display
     from firmware_bridge.device.mqtt_device import run_mqtt
     from firmware_bridge.device.serial_runner import run_serial
-    from firmware_bridge.venue.mqtt_session import parse_url
+    from firmware_bridge.mqtt.session import parse_url
 
     # Everything a user gave is checked before the clock starts.
     if args.mqtt:

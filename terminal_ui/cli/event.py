@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from clock.event.ledger import Anchor, EventLedger
+    from clock.tournament.ledger import Anchor, EventLedger
     from engine.tournament.records import Result
     from engine.tournament.state import DivisionState, EventState
-    from firmware_bridge.venue.mqtt_session import BrokerSettings
+    from firmware_bridge.mqtt.session import BrokerSettings
 
 __all__ = ["register"]
 
@@ -173,8 +173,8 @@ def _bad_input(args: argparse.Namespace) -> str | None:
         if args.system not in SYSTEMS:
             return f"--system {args.system!r}: expected one of {', '.join(SYSTEMS)}"
     if getattr(args, "anchor", None) is not None:
-        from clock.event.ledger import parse_anchor
         from clock.log.eventlog import LogError
+        from clock.tournament.ledger import parse_anchor
 
         try:
             parse_anchor(args.anchor)
@@ -185,7 +185,7 @@ def _bad_input(args: argparse.Namespace) -> str | None:
         return f"--watch {watch}: the seconds between passes, more than 0 and under a day"
     broker = getattr(args, "broker", None)
     if broker is not None:
-        from firmware_bridge.venue.mqtt_session import parse_url
+        from firmware_bridge.mqtt.session import parse_url
 
         try:
             parse_url(broker)  # the URL as typed in its message
@@ -216,7 +216,7 @@ def _guard(args: argparse.Namespace, run: Any) -> int:
 
 
 def _open(args: argparse.Namespace) -> EventLedger:
-    from clock.event.ledger import EventLedger
+    from clock.tournament.ledger import EventLedger
 
     # a command that only reads opens the log read-only: the console may be writing it
     return EventLedger.open(args.log, readonly=args.event_command in _READERS)
@@ -244,8 +244,8 @@ def _new(args: argparse.Namespace) -> int:
     from engine.errors import EngineError
 
     def run() -> int:
-        from clock.event.ledger import EventLedger
-        from clock.files import load_variant
+        from clock.tournament.ledger import EventLedger
+        from clock.user_files import load_variant
         from engine.tournament.errors import EventFileError
         from engine.tournament.spec import parse_event
 
@@ -333,7 +333,7 @@ def _verify(args: argparse.Namespace) -> int:
     def run() -> int:
         import asyncio
 
-        from clock.event.ledger import parse_anchor, verify_ledger
+        from clock.tournament.ledger import parse_anchor, verify_ledger
 
         anchor = None if args.anchor is None else parse_anchor(args.anchor)
         source = "by --anchor"
@@ -366,7 +366,7 @@ def _verify(args: argparse.Namespace) -> int:
 
 def _pair(args: argparse.Namespace) -> int:
     def run() -> int:
-        from engine.tournament.pairing.draw import draw
+        from engine.tournament.pairing.pair_round import draw
 
         with _open(args) as ledger:
             for div in _divisions(ledger.state, args.division):
@@ -427,8 +427,8 @@ def _venue_broker(url: str) -> tuple[BrokerSettings, str]:
     """
     from urllib.parse import urlsplit, urlunsplit
 
-    from firmware_bridge.venue.mqtt_session import parse_url
-    from firmware_bridge.venue.topics import TopicError, table_from_path
+    from firmware_bridge.mqtt.session import parse_url
+    from firmware_bridge.mqtt.topics import TopicError, table_from_path
 
     parts = urlsplit(url)
     path = [p for p in parts.path.split("/") if p]
@@ -448,8 +448,8 @@ async def _published_anchor(url: str) -> Anchor:
         LogError: The broker holds no assignment with an anchor.
         TimeoutError: The broker did not answer.
     """
-    from clock.event.ledger import parse_anchor
     from clock.log.eventlog import LogError
+    from clock.tournament.ledger import parse_anchor
     from engine.tournament.assignment import decode_assignment
     from firmware_bridge.venue.assignments import retained_assignments
 
@@ -528,7 +528,7 @@ def _results(args: argparse.Namespace) -> int:
     def take(ledger: EventLedger, path: Path) -> bool:
         """Take one file's results; whether it gave a result (new or already in)
         with nothing refused."""
-        from clock.event.gamelogs import read_game_log
+        from clock.tournament.gamelogs import read_game_log
         from engine.errors import EngineError
         from engine.tournament.intake import results_from_log
 
@@ -717,7 +717,7 @@ def _export(args: argparse.Namespace) -> int:
 
 def _import(args: argparse.Namespace) -> int:
     def run() -> int:
-        from clock.event.ledger import EventLedger
+        from clock.tournament.ledger import EventLedger
         from engine.tournament.tsh import parse_t, records_from_t
 
         parsed = []

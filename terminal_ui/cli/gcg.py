@@ -8,7 +8,7 @@ import json
 import sys
 from typing import Any
 
-from clock.files import check_file, load_variant
+from clock.user_files import check_file, load_variant
 from engine import Variant
 from engine.errors import DataFileError
 from engine.gcg import CheckResult, Problem

@@ -48,9 +48,9 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Open the scorekeeper's screen."""
-    from clock.files import load_variant
     from clock.log.eventlog import EventLog, LogError
     from clock.log.lock import WriterLock
+    from clock.user_files import load_variant
     from engine.errors import EngineError
     from terminal_ui.scorekeeper.app import ScorekeeperApp
     from terminal_ui.scorekeeper.config import ScorekeeperConfig, default_log_path

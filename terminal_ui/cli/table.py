@@ -51,9 +51,9 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Open the table terminal."""
-    from clock.files import load_variant, load_word_list
     from clock.log.eventlog import EventLog, LogError
     from clock.log.lock import WriterLock
+    from clock.user_files import load_variant, load_word_list
     from engine.errors import EngineError
     from terminal_ui.shared.keys import clock_keys
     from terminal_ui.table.app import TableApp

@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-from clock.files import load_variant
+from clock.user_files import load_variant
 from engine.errors import DataFileError
 from engine.rules.variant import Variant, list_variants
 

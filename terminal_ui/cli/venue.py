@@ -98,7 +98,7 @@ async def _hub(
     tasks = [asyncio.create_task(archive.run(), name="venue.archive")]
     server = None
     if page is not None:
-        from firmware_bridge.venue.mqtt_session import parse_url
+        from firmware_bridge.mqtt.session import parse_url
         from firmware_bridge.venue.page.server import VenuePage
 
         venue, port, host = page
@@ -119,14 +119,14 @@ async def _hub(
 
 def run(args: argparse.Namespace) -> int:
     """Start the broker (unless given one), print how to connect, archive until ctrl+c."""
+    from firmware_bridge.mqtt.session import parse_url
     from firmware_bridge.venue.broker import BrokerConfig, Mosquitto, MosquittoError
-    from firmware_bridge.venue.mqtt_session import parse_url
     from terminal_ui.shared.datadir import data_dir
 
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     out = sys.stdout
     if args.page is not None:
-        from firmware_bridge.venue.topics import TableTopics, TopicError
+        from firmware_bridge.mqtt.topics import TableTopics, TopicError
 
         try:
             TableTopics(args.venue, "t1")
@@ -134,8 +134,8 @@ def run(args: argparse.Namespace) -> int:
             sys.stderr.write("rackclock venue: --page needs --venue NAME (the venue to show)\n")
             return 2
     if args.event is not None:
-        from clock.event.ledger import read_event
         from clock.log.eventlog import LogError
+        from clock.tournament.ledger import read_event
         from engine.errors import EngineError
 
         try:  # refused at the start, not a page that never shows the standings

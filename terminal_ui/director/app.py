@@ -41,10 +41,10 @@ from textual.markup import escape
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Footer, Header, Static
 
-from clock.files import register_variant_files
 from clock.log.eventlog import LogError
 from clock.log.lock import LogHeld, holder
 from clock.log.ruling import OFFLINE_ADVICE, append_ruling
+from clock.user_files import register_variant_files
 from engine.clocktext import clock_text
 from engine.errors import EngineError
 from engine.events import Event
@@ -183,8 +183,8 @@ class DirectorApp(App[int]):
     @work(exclusive=True, group="link")
     async def run_link(self) -> None:
         """Keep the director's broker connection for the app's lifetime."""
+        from firmware_bridge.mqtt.session import parse_url
         from firmware_bridge.venue.director_link import DirectorLink
-        from firmware_bridge.venue.mqtt_session import parse_url
 
         assert self.config.broker is not None
         link = DirectorLink(
@@ -217,8 +217,8 @@ class DirectorApp(App[int]):
             except (OSError, EngineError) as exc:
                 return f"{table.path}: {exc}"
             return ""
+        from firmware_bridge.mqtt.topics import TableTopics
         from firmware_bridge.venue.director_link import DirectorError
-        from firmware_bridge.venue.topics import TableTopics
 
         if self.link is None:
             return "not connected to the broker"
@@ -433,8 +433,8 @@ class DirectorApp(App[int]):
             except (OSError, EngineError) as exc:
                 text = f"failed: {exc}"
         else:
+            from firmware_bridge.mqtt.topics import TableTopics
             from firmware_bridge.venue.director_link import DirectorError, reply_text
-            from firmware_bridge.venue.topics import TableTopics
 
             if self.link is None:
                 text = "not connected to the broker"

@@ -12,8 +12,8 @@ import json
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from clock.event.gamelogs import read_game_log
-from clock.event.ledger import EventLedger
+from clock.tournament.gamelogs import read_game_log
+from clock.tournament.ledger import EventLedger
 from engine.clocktext import clock_text
 from engine.errors import EngineError
 from engine.events import Event
@@ -122,7 +122,7 @@ class EventDesk:
 
     def take_file(self, path: Path, name: str, key: object) -> None:
         """Take the signed results of a table's log file, once it is found intact
-        (a SQLite log's hash chain verifies; :mod:`clock.event.gamelogs`)."""
+        (a SQLite log's hash chain verifies; :mod:`clock.tournament.gamelogs`)."""
         if self._taken.get(name) == key:
             return
         try:

@@ -58,7 +58,7 @@ from textual.markup import escape
 from textual.widgets import Input, Label, Static
 
 from clock.device.emulated import EmulatedClock
-from clock.log.files import load_log
+from clock.log.reader import load_log
 from clock.table.service import Ack, Status, TableService, Update
 from clock.table.session import SessionError, TableSession, TableSpec, starts_a_game
 from engine.errors import EngineError
@@ -108,7 +108,7 @@ from terminal_ui.scorekeeper.widgets import ResultScreen, SheetClock
 from terminal_ui.shared.command_input import CommandInput
 from terminal_ui.shared.help import HelpScreen, help_text
 from terminal_ui.shared.keys import CLOCK_KEYS, bindings
-from terminal_ui.shared.link import show_link
+from terminal_ui.shared.link_status import show_link
 from terminal_ui.shared.start import (
     QuitScreen,
     StartScreen,

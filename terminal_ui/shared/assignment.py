@@ -46,8 +46,8 @@ async def follow_assignments(source: str, on_assignment: Callable[[Assignment], 
     table is started again for its next game."""
     if not source.startswith(("mqtt://", "mqtts://")):
         return
+    from firmware_bridge.mqtt.session import parse_url
     from firmware_bridge.venue.assignments import follow_assignment
-    from firmware_bridge.venue.mqtt_session import parse_url
 
     broker = parse_url(source)
     if broker.table is not None:
@@ -55,8 +55,8 @@ async def follow_assignments(source: str, on_assignment: Callable[[Assignment], 
 
 
 def _from_broker(url: str, timeout_s: float) -> Assignment:
+    from firmware_bridge.mqtt.session import parse_url
     from firmware_bridge.venue.assignments import fetch_assignment
-    from firmware_bridge.venue.mqtt_session import parse_url
 
     broker = parse_url(url)
     if broker.table is None:
@@ -71,7 +71,7 @@ def _from_broker(url: str, timeout_s: float) -> Assignment:
 
 
 def _from_log(source: str) -> Assignment:
-    from clock.event.ledger import read_event
+    from clock.tournament.ledger import read_event
     from engine.tournament.assignment import round_assignments
 
     path, sep, table = source.rpartition("@")

@@ -19,9 +19,9 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
-from clock.files import load_variant
-from clock.log.files import load_log
+from clock.log.reader import load_log
 from clock.table.session import TableSession, TableSpec
+from clock.user_files import load_variant
 from engine.clocktext import clock_text
 from engine.errors import EngineError
 from engine.events import GameStarted

@@ -52,7 +52,7 @@ from terminal_ui.shared.assignment import follow_assignments
 from terminal_ui.shared.command_input import CommandInput
 from terminal_ui.shared.help import HelpScreen, help_text
 from terminal_ui.shared.keys import CLOCK_KEYS, bindings, key_label
-from terminal_ui.shared.link import show_link
+from terminal_ui.shared.link_status import show_link
 from terminal_ui.shared.start import next_game, open_or_exit, start_screen
 from terminal_ui.shared.theme import HIGH_CONTRAST, STYLESHEET
 from terminal_ui.shared.ticker import Ticker

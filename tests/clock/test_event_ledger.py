@@ -19,11 +19,11 @@ from typing import Any
 
 import pytest
 
-from clock.event.ledger import EventLedger, parse_anchor, read_event, verify_ledger
 from clock.log.eventlog import LogError, held, peek
-from clock.log.files import is_sqlite
+from clock.log.reader import is_sqlite
+from clock.tournament.ledger import EventLedger, parse_anchor, read_event, verify_ledger
 from engine.tournament.errors import TournamentError
-from engine.tournament.pairing.draw import draw
+from engine.tournament.pairing.pair_round import draw
 from engine.tournament.records import Result
 from tests.helpers import REPO
 
@@ -155,7 +155,7 @@ def test_a_bad_anchor_is_refused_quoted(text: str) -> None:
 
 CHILD = """
 import sys, time
-from clock.event.ledger import EventLedger
+from clock.tournament.ledger import EventLedger
 from engine.tournament.records import Entered
 from engine.tournament.spec import Player
 

@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 
 from clock.log.eventlog import EventLog, LogError
-from clock.log.files import load_log
 from clock.log.heartbeat import read_alive, table_now, write_alive
 from clock.log.lock import LogHeld, WriterLock, holder, lock_path
+from clock.log.reader import load_log
 from clock.log.ruling import append_ruling
 from clock.table.service import TableService
 from clock.timeline import FakeTimeline

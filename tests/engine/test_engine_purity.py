@@ -3,7 +3,7 @@
 Every ``.py`` file under ``engine/`` is parsed with :mod:`ast`: its imports are
 checked against a list of forbidden top-level modules, and it may not call
 ``open``. The engine reads only its bundled data, through
-:mod:`importlib.resources`; the files a user names are read by ``clock.files``.
+:mod:`importlib.resources`; the files a user names are read by ``clock.user_files``.
 """
 
 from __future__ import annotations

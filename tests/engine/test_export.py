@@ -1,6 +1,6 @@
 """A table's game as GCG (engine.exports.gcg.to_gcg), checked by the GCG checker.
 
-Games come from :func:`bench.gamelog.random_log` (every bundled variant, several
+Games come from :func:`tests.support.gamelog.random_log` (every bundled variant, several
 seeds): real bookkeeping, with holds, challenges, neutralizations, director
 adjustments, overtime and end racks. Each exported record must read back, check
 ``ok`` and ``complete``, and its final totals must be the game's result minus the
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import pytest
 
-from bench.gamelog import BOARD_VARIANTS, numbered, random_log
 from engine.events import (
     Adjusted,
     ClockPressed,
@@ -31,6 +30,7 @@ from engine.rules.replay import replay
 from engine.rules.state import GameState
 from engine.rules.variant import load_variant
 from tests.strict_gcg import strict_read
+from tests.support.gamelog import BOARD_VARIANTS, numbered, random_log
 
 SEEDS = range(6)
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from clock.files import check_file
+from clock.user_files import check_file
 from engine.gcg import (
     Event,
     GameRecord,

@@ -1,6 +1,6 @@
 """Property tests of GCG records over randomly generated legal games.
 
-The games come from :mod:`bench.corpus`, which plays out whole games through
+The games come from :mod:`tests.support.corpus`, which plays out whole games through
 the engine, so each one is a known-good record. On top of them these tests
 check that: the checker accepts every generated game and agrees with the
 generator's totals; writing then reading a record gives it back unchanged,
@@ -23,8 +23,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bench.corpus import corpus, generate, random_game
-from clock.files import check_file
+from clock.user_files import check_file
 from engine.gcg import (
     EventKind,
     GameRecord,
@@ -37,6 +36,7 @@ from engine.gcg import (
 from engine.rules.variant import load_variant
 from terminal_ui.cli import main as cli_main
 from tests.helpers import REPO
+from tests.support.corpus import corpus, generate, random_game
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 NZASP = load_variant("nzasp")

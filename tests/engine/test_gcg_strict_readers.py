@@ -16,7 +16,6 @@ from pathlib import Path
 
 import pytest
 
-from bench.gamelog import BOARD_VARIANTS, numbered, random_log
 from engine.equipment.tiles import load_tile_set
 from engine.events import (
     ClockPressed,
@@ -34,6 +33,7 @@ from engine.rules.state import GameState
 from engine.rules.variant import load_variant
 from tests.helpers import REAL, SCENARIOS, scenario_events
 from tests.strict_gcg import strict_read
+from tests.support.gamelog import BOARD_VARIANTS, numbered, random_log
 
 ENGLISH = load_tile_set("english").counts
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from clock.files import load_word_list
+from clock.user_files import load_word_list
 from engine.errors import EngineError, WordListError
 from engine.play.lexicon import Adjudicator, Judge, Verdict, WordList
 

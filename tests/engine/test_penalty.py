@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from clock.files import register_variant_files
+from clock.user_files import register_variant_files
 from engine.events import EndRacks, GameStarted, Passed
 from engine.rules.machine import apply
 from engine.rules.procedures.common import penalty

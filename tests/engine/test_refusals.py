@@ -15,7 +15,6 @@ from functools import cache
 
 import pytest
 
-from bench.gamelog import BOARD_VARIANTS, game_events, numbered
 from engine.errors import Refusal
 from engine.events import (
     Accepted,
@@ -41,6 +40,7 @@ from engine.rules.machine import apply
 from engine.rules.replay import replay
 from engine.rules.state import GameState, Phase
 from engine.rules.variant import load_variant
+from tests.support.gamelog import BOARD_VARIANTS, game_events, numbered
 
 LOG_RULE = "event log"
 """What the engine cites for a log that breaks its own order (no federation rule)."""

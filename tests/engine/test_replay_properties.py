@@ -1,4 +1,4 @@
-"""Properties of replay over random valid event logs (bench/gamelog.py).
+"""Properties of replay over random valid event logs (tests/support/gamelog.py).
 
 Every generated log is one a table could have written, under every bundled
 variant (Toronto speed play in board mode). Replay must accept all of it, agree
@@ -15,14 +15,6 @@ from itertools import pairwise
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bench.gamelog import (
-    BOARD_VARIANTS,
-    check_log,
-    game_events,
-    numbered,
-    random_log,
-    turns_of,
-)
 from engine.events import (
     Adjusted,
     ClockPressed,
@@ -35,6 +27,14 @@ from engine.events import (
 from engine.rules.machine import advance, apply
 from engine.rules.replay import parse_jsonl, replay, report
 from engine.rules.state import GameState, Phase
+from tests.support.gamelog import (
+    BOARD_VARIANTS,
+    check_log,
+    game_events,
+    numbered,
+    random_log,
+    turns_of,
+)
 
 SEEDS = st.integers(min_value=0, max_value=5000)
 VARIANTS = st.sampled_from(BOARD_VARIANTS)

@@ -7,7 +7,6 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bench.gamelog import random_log
 from engine.equipment.tiles import load_tile_set
 from engine.events import (
     Adjudicated,
@@ -22,6 +21,7 @@ from engine.events import (
 )
 from engine.rules.machine import apply
 from engine.rules.state import GameState
+from tests.support.gamelog import random_log
 
 VARIANTS = ["nzasp", "wespa", "naspa", "naspa-csw", "indonesia-open"]
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import engine
-from clock import files
+from clock import user_files as files
 from engine.equipment.board import Board
 from engine.equipment.layout import load_layout
 from engine.equipment.tiles import load_tile_set

@@ -7,9 +7,9 @@ import io
 import json
 from pathlib import Path
 
+from firmware_bridge.mqtt.topics import TableTopics
 from firmware_bridge.venue.archive import Archive
 from firmware_bridge.venue.director_link import TableSnapshot
-from firmware_bridge.venue.topics import TableTopics
 
 
 def live(seq: int, score: int) -> dict[str, object]:

@@ -6,9 +6,9 @@ import json
 
 import aiomqtt
 
+from firmware_bridge.mqtt.session import parse_url
+from firmware_bridge.mqtt.topics import TableTopics
 from firmware_bridge.venue.director_link import DirectorLink
-from firmware_bridge.venue.mqtt_session import parse_url
-from firmware_bridge.venue.topics import TableTopics
 from tests.helpers import Broker, wait_for
 
 

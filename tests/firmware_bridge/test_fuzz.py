@@ -33,7 +33,7 @@ from firmware_bridge.wire.framing import (
     crc16,
     encode_frame,
 )
-from firmware_bridge.wire.link import Link
+from firmware_bridge.wire.link_layer import Link
 from firmware_bridge.wire.protocol import (
     Ack,
     Beep,

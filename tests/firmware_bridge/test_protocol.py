@@ -24,7 +24,7 @@ from firmware_bridge.wire.framing import (
     crc16,
     encode_frame,
 )
-from firmware_bridge.wire.link import HEARTBEAT_MS, LOST_AFTER_MS, MAX_RETRIES, RETRY_MS, Link
+from firmware_bridge.wire.link_layer import HEARTBEAT_MS, LOST_AFTER_MS, MAX_RETRIES, RETRY_MS, Link
 from firmware_bridge.wire.protocol import (
     MAX_TEXT,
     NO_SIDE,

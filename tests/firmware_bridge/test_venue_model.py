@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 import time
 
+from firmware_bridge.mqtt.topics import TableTopics
 from firmware_bridge.venue.page.model import VenueModel
-from firmware_bridge.venue.topics import TableTopics
 
 T1 = TableTopics("club", "t1")
 

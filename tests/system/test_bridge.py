@@ -18,10 +18,10 @@ import aiomqtt
 from clock.table.service import TableService
 from clock.timeline import FakeTimeline
 from engine.events import ClockPressed, GameStarted
+from firmware_bridge.mqtt.session import parse_url
+from firmware_bridge.mqtt.topics import TableTopics
 from firmware_bridge.venue.director_link import DirectorLink
-from firmware_bridge.venue.mqtt_session import parse_url
 from firmware_bridge.venue.publisher import TablePublisher
-from firmware_bridge.venue.topics import TableTopics
 from tests.helpers import REPO, BrokerFactory, wait_for
 
 HALL = TableTopics("hall1", "t1")

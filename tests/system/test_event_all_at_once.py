@@ -45,15 +45,15 @@ from typing import Any
 import msgspec
 import pytest
 
-from clock.event.gamelogs import read_game_log
-from clock.event.ledger import EventLedger
+from clock.tournament.gamelogs import read_game_log
+from clock.tournament.ledger import EventLedger
 from engine.events import GameStarted
 from engine.rules.replay import split_games
 from engine.rules.state import Result as EndResult
 from engine.tournament.assignment import decode_assignment
 from engine.tournament.records import Result
+from firmware_bridge.mqtt.session import parse_url
 from firmware_bridge.venue.assignments import retained_assignments
-from firmware_bridge.venue.mqtt_session import parse_url
 from terminal_ui.director.app import DirectorApp
 from terminal_ui.director.config import DirectorConfig
 from terminal_ui.director.screens.event import EventScreen

@@ -30,11 +30,11 @@ from pathlib import Path
 import pytest
 from msgspec.structs import replace
 
-from clock.event.ledger import EventLedger
 from clock.log.eventlog import EventLog
+from clock.tournament.ledger import EventLedger
 from engine.events import Event, Signed
 from engine.tournament.assignment import Assignment, round_assignments
-from engine.tournament.pairing.draw import draw
+from engine.tournament.pairing.pair_round import draw
 from engine.tournament.records import Record, Result, decode_record
 from terminal_ui.director.app import DirectorApp
 from terminal_ui.director.config import DirectorConfig

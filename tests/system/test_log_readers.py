@@ -31,10 +31,10 @@ from functools import partial
 from pathlib import Path
 
 from engine.events import Resigned, Signed, decode_event
+from firmware_bridge.mqtt.session import parse_url
+from firmware_bridge.mqtt.topics import TableTopics
 from firmware_bridge.venue.archive import Archive
 from firmware_bridge.venue.director_link import DirectorLink
-from firmware_bridge.venue.mqtt_session import parse_url
-from firmware_bridge.venue.topics import TableTopics
 from tests.helpers import REPO, Broker, background, wait_for
 from tests.system.test_kill9 import RACKCLOCK, Table, _rows
 

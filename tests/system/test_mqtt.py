@@ -34,15 +34,15 @@ from firmware_bridge.device.firmware import ClockFirmware
 from firmware_bridge.device.mqtt_device import MqttDevice
 from firmware_bridge.host.devices import open_device
 from firmware_bridge.host.mqtt_clock import MqttClock, SeqFilter
-from firmware_bridge.venue.mqtt_session import (
+from firmware_bridge.mqtt.session import (
     Backoff,
     BrokerSettings,
     MqttSession,
     parse_url,
     publish_properties,
 )
+from firmware_bridge.mqtt.topics import TableTopics, TopicError, client_id, parse_topic
 from firmware_bridge.venue.publisher import TablePublisher
-from firmware_bridge.venue.topics import TableTopics, TopicError, client_id, parse_topic
 from firmware_bridge.wire.protocol import Set, to_json
 from tests.helpers import (
     REPO,
@@ -230,8 +230,8 @@ def test_doctests() -> None:
     import doctest
 
     from firmware_bridge.host import mqtt_clock
-    from firmware_bridge.venue import mqtt_session as mqtt_client
-    from firmware_bridge.venue import topics
+    from firmware_bridge.mqtt import session as mqtt_client
+    from firmware_bridge.mqtt import topics
 
     for module in (topics, mqtt_client, mqtt_clock):
         assert doctest.testmod(module).failed == 0, module.__name__

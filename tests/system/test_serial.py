@@ -51,7 +51,7 @@ from firmware_bridge.host.devices import open_device, parse_serial_spec
 from firmware_bridge.host.serial_clock import SerialClock
 from firmware_bridge.wire.framing import FrameDecoder, FrameError, encode_frame
 from firmware_bridge.wire.hexdump import HexDump, decode_dump
-from firmware_bridge.wire.link import Link
+from firmware_bridge.wire.link_layer import Link
 from firmware_bridge.wire.protocol import (
     Ack,
     Beep,

@@ -25,17 +25,17 @@ import aiomqtt
 import pytest
 import websockets
 
-from clock.event.ledger import EventLedger
 from clock.table.service import TableService
 from clock.timeline import MonotonicTimeline
+from clock.tournament.ledger import EventLedger
 from engine.events import ClockPressed, GameStarted, Resigned
-from engine.tournament.pairing.draw import draw
+from engine.tournament.pairing.pair_round import draw
 from engine.tournament.records import Result
+from firmware_bridge.mqtt.session import parse_url
+from firmware_bridge.mqtt.topics import TableTopics
 from firmware_bridge.venue.broker import free_port
-from firmware_bridge.venue.mqtt_session import parse_url
 from firmware_bridge.venue.page.server import VenuePage
 from firmware_bridge.venue.publisher import TablePublisher
-from firmware_bridge.venue.topics import TableTopics
 from tests.helpers import REPO, Broker, missing_part
 
 ARTIFACTS = REPO / "artifacts" / "venue-page"

@@ -23,9 +23,8 @@ from rich.text import Text
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, Static
 
-from bench.gamelog import numbered, random_log
 from clock.log.eventlog import EventLog
-from clock.log.files import load_log
+from clock.log.reader import load_log
 from clock.table.service import TableService
 from clock.timeline import FakeTimeline
 from engine.events import (
@@ -46,9 +45,9 @@ from engine.rules.variant import load_variant
 from firmware_bridge.device.firmware import ClockFirmware
 from firmware_bridge.device.mqtt_device import MqttDevice
 from firmware_bridge.host.mqtt_clock import MqttClock
-from firmware_bridge.venue.mqtt_session import Backoff, parse_url
+from firmware_bridge.mqtt.session import Backoff, parse_url
+from firmware_bridge.mqtt.topics import TableTopics
 from firmware_bridge.venue.publisher import TablePublisher
-from firmware_bridge.venue.topics import TableTopics
 from terminal_ui.cli import main
 from terminal_ui.cli.director import log_files
 from terminal_ui.director.app import DirectorApp
@@ -59,6 +58,7 @@ from terminal_ui.director.screens.export import ExportScreen
 from terminal_ui.director.screens.ruling import RulingScreen
 from terminal_ui.director.screens.timeline import TimelineScreen
 from tests.helpers import Broker, until
+from tests.support.gamelog import numbered, random_log
 
 SIZE = (150, 45)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from clock.event.ledger import EventLedger
+from clock.tournament.ledger import EventLedger
 from engine.events import ClockPressed, Event, GameStarted, Resigned, Signed, TilesPlaced
 from engine.rules.replay import replay, report
 from engine.tournament.records import Result

@@ -13,17 +13,17 @@ from pathlib import Path
 import pytest
 from msgspec.structs import replace
 
-from clock.event.ledger import EventLedger, verify_ledger
 from clock.log.eventlog import EventLog, LogError
 from clock.table.service import TableService
 from clock.timeline import FakeTimeline
+from clock.tournament.ledger import EventLedger, verify_ledger
 from engine.events import ClockPressed, EndRacks, Event, GameStarted, Passed, Signed, TilesPlaced
 from engine.tournament.errors import EventFileError, PairingError
-from engine.tournament.pairing.draw import draw
+from engine.tournament.pairing.pair_round import draw
 from engine.tournament.records import Entered, Result, Withdrew
 from engine.tournament.spec import Player, parse_event
 from engine.tournament.tsh import division_lines, parse_t, records_from_t
-from firmware_bridge.venue.mqtt_session import parse_url
+from firmware_bridge.mqtt.session import parse_url
 from firmware_bridge.venue.publisher import TablePublisher
 from terminal_ui.director.app import DirectorApp
 from terminal_ui.director.config import DirectorConfig

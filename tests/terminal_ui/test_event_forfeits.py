@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from clock.event.ledger import EventLedger
+from clock.tournament.ledger import EventLedger
 from engine.events import ClockPressed, Event, GameStarted, Passed, Signed, TilesPlaced
 from engine.rules.replay import replay
 from terminal_ui.table.commands import interpret

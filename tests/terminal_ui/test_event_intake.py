@@ -17,13 +17,13 @@ from pathlib import Path
 import pytest
 from msgspec.structs import replace
 
-from clock.event.ledger import EventLedger, verify_ledger
 from clock.log.eventlog import export_jsonl
 from clock.table.service import TableService
 from clock.timeline import FakeTimeline
+from clock.tournament.ledger import EventLedger, verify_ledger
 from engine.tournament.records import Result
+from firmware_bridge.mqtt.session import parse_url
 from firmware_bridge.venue.archive import Archive, foreign_game
-from firmware_bridge.venue.mqtt_session import parse_url
 from firmware_bridge.venue.publisher import TablePublisher
 from terminal_ui.cli import main
 from terminal_ui.director.app import DirectorApp

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from clock.event.ledger import EventLedger, verify_ledger
 from clock.log.eventlog import EventLog, LogError
+from clock.tournament.ledger import EventLedger, verify_ledger
 from engine.events import ClockPressed, EndRacks, Event, GameStarted, Passed, Resigned, TilesPlaced
 from engine.tournament.records import Result
 from tests.helpers import BrokerFactory

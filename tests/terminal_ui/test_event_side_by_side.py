@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from clock.event.ledger import EventLedger, verify_ledger
+from clock.tournament.ledger import EventLedger, verify_ledger
 from engine.tournament.assignment import round_assignments
 from terminal_ui.cli import main
 from terminal_ui.director.app import DirectorApp

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from clock.event.ledger import verify_ledger
+from clock.tournament.ledger import verify_ledger
 
 RACKCLOCK = str(Path(sys.executable).parent / "rackclock")
 

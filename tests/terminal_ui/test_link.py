@@ -7,7 +7,7 @@ from pathlib import Path
 
 from clock.table.service import Status, Update
 from clock.timeline import FakeTimeline
-from terminal_ui.shared.link import link_text
+from terminal_ui.shared.link_status import link_text
 from terminal_ui.table.app import TableApp
 from tests.helpers import T0, config, started, text_of, until
 

@@ -10,8 +10,8 @@ import time
 
 from engine.events import ClockPressed, Event, GameStarted, Resigned, TilesPlaced
 from engine.rules.replay import replay, report
+from firmware_bridge.mqtt.topics import TableTopics
 from firmware_bridge.venue.page.model import VenueModel
-from firmware_bridge.venue.topics import TableTopics
 from terminal_ui.director.app import _cells
 from terminal_ui.director.rows import summarize
 

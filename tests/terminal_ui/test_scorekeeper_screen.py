@@ -13,8 +13,8 @@ import pytest
 from textual.containers import VerticalScroll
 from textual.widgets import Input
 
-from clock.files import load_variant
 from clock.timeline import FakeTimeline
+from clock.user_files import load_variant
 from engine.rules.state import Phase
 from terminal_ui.scorekeeper.sheet_text import short_rule
 from terminal_ui.scorekeeper.widgets import ResultScreen

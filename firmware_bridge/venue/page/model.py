@@ -15,7 +15,7 @@ from typing import Any
 from engine.tournament.live import TableGame, phase_words, round_standings
 from engine.tournament.standings import Standing
 from engine.tournament.state import DivisionState, EventState
-from firmware_bridge.venue.topics import TableTopics, TopicError, parse_topic
+from firmware_bridge.mqtt.topics import TableTopics, TopicError, parse_topic
 
 __all__ = ["VenueModel", "table_topics"]
 

@@ -21,12 +21,12 @@ from typing import Any
 import aiomqtt
 import uvicorn
 
-from clock.event.ledger import EventLedger
 from clock.log.eventlog import LogError
+from clock.tournament.ledger import EventLedger
 from engine.errors import EngineError
-from firmware_bridge.venue.mqtt_session import BrokerSettings, MqttSession
+from firmware_bridge.mqtt.session import BrokerSettings, MqttSession
+from firmware_bridge.mqtt.topics import client_id
 from firmware_bridge.venue.page.model import VenueModel, table_topics
-from firmware_bridge.venue.topics import client_id
 
 __all__ = ["VenuePage", "app"]
 

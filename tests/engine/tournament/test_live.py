@@ -8,7 +8,7 @@ from engine.events import ClockPressed, Event, GameStarted, Resigned, TilesPlace
 from engine.rules.replay import replay as replay_game
 from engine.rules.replay import report
 from engine.tournament.live import TableGame, round_standings, standings_label
-from engine.tournament.pairing.draw import draw
+from engine.tournament.pairing.pair_round import draw
 from engine.tournament.records import Created, Paired, Result
 from engine.tournament.state import replay
 

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from engine.tournament.errors import PairingError
 from engine.tournament.pairing.byes import bye_for
-from engine.tournament.pairing.draw import draw
 from engine.tournament.pairing.gibson import clinched, gibson_opponent
+from engine.tournament.pairing.pair_round import draw
 from engine.tournament.pairing.ranked import fp_ideal, koth_ideal, pair_ranked, swiss_ideal
 from engine.tournament.pairing.starts import order_pair
 from engine.tournament.records import Created, Result, Withdrew

@@ -23,7 +23,7 @@ from engine.exports.results import GameResult, game_result
 from engine.rules.replay import replay as replay_game
 from engine.tournament.intake import game_digest, result_of_game
 from engine.tournament.naspa import event_naspa_lines
-from engine.tournament.pairing.draw import draw
+from engine.tournament.pairing.pair_round import draw
 from engine.tournament.records import Created, Withdrew
 from engine.tournament.state import DivisionState, EventState, replay
 from engine.tournament.tsh import division_lines, parse_t

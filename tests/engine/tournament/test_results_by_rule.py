@@ -22,7 +22,7 @@ from engine.rules.replay import replay as replay_game
 from engine.tournament.errors import ResultError, TournamentError
 from engine.tournament.intake import result_of_game
 from engine.tournament.naspa import event_naspa_lines
-from engine.tournament.pairing.draw import draw
+from engine.tournament.pairing.pair_round import draw
 from engine.tournament.records import Created, Paired, Record, Result, Withdrew, decode_record
 from engine.tournament.report import standings_lines
 from engine.tournament.state import EventState, replay

@@ -30,8 +30,8 @@ from types import TracebackType
 
 import msgspec
 
-from clock.files import load_variant
 from clock.log.eventlog import ZERO_HASH, LogError, chain_hash, connect, disconnect
+from clock.user_files import load_variant
 from engine.errors import DataFileError
 from engine.rules.variant import register_variant
 from engine.tournament.records import Created, Record, decode_record, encode_record

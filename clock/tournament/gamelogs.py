@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from clock.files import register_variant_files
 from clock.log.eventlog import LogError, verify_and_read
-from clock.log.files import is_sqlite, load_log
+from clock.log.reader import is_sqlite, load_log
+from clock.user_files import register_variant_files
 from engine.events import Event, GameStarted
 
 __all__ = ["read_game_log"]

@@ -37,7 +37,7 @@ from paho.mqtt import client as paho_client
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
-from firmware_bridge.venue.topics import TableTopics, table_from_path
+from firmware_bridge.mqtt.topics import TableTopics, table_from_path
 
 __all__ = [
     "DEFAULT_KEEPALIVE_S",

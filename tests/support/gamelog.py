@@ -1,6 +1,6 @@
 """A deterministic generator of random, valid table event logs.
 
-Where :mod:`bench.corpus` writes finished games as GCG records, this module
+Where :mod:`tests.support.corpus` writes finished games as GCG records, this module
 writes what a table logs while a game is played: ``game_started``, then per
 turn ``tiles_placed`` (a legal board placement with its correct declared
 score, in GCG notation), ``clock_pressed`` and ``tiles_drawn`` (the number of
@@ -10,7 +10,7 @@ answer, and ``end_racks`` with the tiles really left on the racks.
 
 The games are nonsense as language (no word list is consulted) but exact as
 bookkeeping: a shuffled bag and two real racks are tracked tile by tile, as in
-:mod:`bench.corpus`. Every event is applied to :func:`engine.rules.machine.apply` as
+:mod:`tests.support.corpus`. Every event is applied to :func:`engine.rules.machine.apply` as
 it is generated and must be accepted (the generator's self-check), so every
 log replays with no refusal. The generator reads the engine's state to decide
 what the table does next, so deadlines (the overtime cutoff of NASPA, WESPA,
@@ -37,8 +37,7 @@ from functools import cache
 
 from msgspec.structs import replace
 
-from bench.corpus import rack_string_of, try_play
-from clock.files import load_variant
+from clock.user_files import load_variant
 from engine.equipment.board import EMPTY
 from engine.equipment.layout import Layout
 from engine.equipment.tiles import TileSet, load_tile_set
@@ -69,6 +68,7 @@ from engine.rules.machine import apply, next_deadline
 from engine.rules.replay import replay
 from engine.rules.state import GameState, Phase
 from engine.rules.variant import Variant, list_variants
+from tests.support.corpus import rack_string_of, try_play
 
 __all__ = [
     "BOARD_VARIANTS",

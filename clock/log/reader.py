@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from clock.files import register_variant_files
 from clock.log.eventlog import EventLog, peek
+from clock.user_files import register_variant_files
 from engine.events import Event
 from engine.rules.replay import Refused, Rejected, parse_jsonl_with_refused
 

@@ -1,4 +1,4 @@
-"""The files a user names (clock.files): the engine never opens them, the edge
+"""The files a user names (clock.user_files): the engine never opens them, the edge
 reads them, builds them with the engine's parsers and registers them under the
 name a game uses."""
 
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from clock import files
-from clock.log.files import load_log
+from clock import user_files as files
+from clock.log.reader import load_log
 from clock.table.service import TableService
 from clock.timeline import FakeTimeline
 from engine.errors import DataFileError

@@ -1,0 +1,1 @@
+"""The broker connection every MQTT transport shares: sessions and topic names."""
