@@ -10,8 +10,9 @@ their own instant, computed from timestamps by :func:`advance`, whichever
 event comes next.
 
 The procedures live in :mod:`engine.rules.procedures`, one module each (``turn``,
-``challenge``, ``draw``, ``dispute``, ``clockrules``, ``ending``, ``deadline``); this
-module only dispatches.
+``challenge``, ``draw``, ``overdraw``, ``dispute``, ``clockrules``, ``correction``,
+``ending``, ``deadline``, and ``common`` for the helpers they share); this module only
+dispatches.
 """
 
 from __future__ import annotations

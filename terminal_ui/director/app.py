@@ -22,9 +22,8 @@ Two sources of tables:
 The pure parts import no Textual: rows and flags (:mod:`terminal_ui.director.rows`),
 tables (:mod:`terminal_ui.director.tables`), rulings offline
 (:mod:`terminal_ui.director.rulings`) and exports (:mod:`terminal_ui.director.exports`);
-the screens have modules of their own. This module is the app shell, and
-re-exports the names the commands and tests use; docs/director.md describes
-the screens and the keys.
+the screens have modules of their own. This module is the app shell
+(:class:`DirectorApp`); docs/director.md describes the screens and the keys.
 """
 
 from __future__ import annotations
