@@ -36,7 +36,8 @@ shown for scale.
 
 Other transports plug in through :data:`TRANSPORTS`: a function taking the
 number of presses and returning the same dict. ``mqtt`` calls
-``bench.latency_mqtt.measure_mqtt`` when that module is present.
+:func:`bench.latency_mqtt.measure_mqtt`. Every transport's result is printed by
+:func:`bench.report.print_result`.
 """
 
 from __future__ import annotations
@@ -45,8 +46,6 @@ import argparse
 import asyncio
 import contextlib
 import cProfile
-import importlib
-import json
 import os
 import pstats
 import tempfile
@@ -59,6 +58,7 @@ from typing import Any
 import serial_asyncio_fast
 
 from bench.durable import RawCommit, floor_figures
+from bench.report import print_result
 from bench.stats import percentile_ms
 from clock.device.interface import DeviceEvent
 from clock.table.service import TableService, Update
@@ -70,11 +70,8 @@ from firmware_bridge.host.serial_clock import SerialClock
 from firmware_bridge.wire.framing import encode_frame
 from firmware_bridge.wire.protocol import Press, encode
 
-__all__ = ["FLOOR_RATIO_P50", "TRANSPORTS", "main", "measure_serial", "print_result", "report"]
+__all__ = ["TRANSPORTS", "main", "measure_serial"]
 
-FLOOR_RATIO_P50 = 2.0
-"""Press latency over the floor of the same work (raw round trip + raw commit), p50."""
-"""Press-to-commit p50 over the raw round trip p50."""
 MIN_PRESSES = 2000
 VARIANT = "nzasp"
 WAIT_S = 5.0
@@ -296,13 +293,12 @@ def measure_serial(
 
 
 def _measure_mqtt(n: int) -> dict[str, Any]:
-    """The MQTT branch: ``bench.latency_mqtt.measure_mqtt`` (owned by the MQTT transport)."""
-    try:
-        module = importlib.import_module("bench.latency_mqtt")
-    except ImportError as exc:
-        raise SystemExit(f"bench.latency: the MQTT benchmark is not available ({exc})") from None
-    result: dict[str, Any] = module.measure_mqtt(n)
-    return result
+    """The MQTT transport's measurement (:mod:`bench.latency_mqtt`), imported when asked
+    for: a serial run loads no MQTT client. The dependency goes one way: what both
+    modules share (the report and its floors) is :mod:`bench.report`."""
+    from bench.latency_mqtt import measure_mqtt
+
+    return measure_mqtt(n)
 
 
 TRANSPORTS: dict[str, Callable[[int], dict[str, Any]]] = {
@@ -310,52 +306,6 @@ TRANSPORTS: dict[str, Callable[[int], dict[str, Any]]] = {
     "mqtt": _measure_mqtt,  # hook: any function (presses) -> the same dict
 }
 """Each transport's measurement."""
-
-
-def _floors_met(result: dict[str, Any]) -> bool:
-    """The ratio floor, and a transport's own p99 floor if it names one (mqtt: 15 ms)."""
-    ok: bool = result["ratio_floor_p50"] <= FLOOR_RATIO_P50
-    if "floor_p99_ms" in result:
-        ok = ok and result["p99_ms"] < result["floor_p99_ms"]
-    return ok
-
-
-def report(result: dict[str, Any]) -> list[str]:
-    """The human-readable lines for ``result``."""
-    ok = _floors_met(result)
-    lines = [
-        f"presses:           {result['n']:,} sequential, transport {result['transport']}",
-        f"press -> commit:   p50 {result['p50_ms']:.3f} ms  p99 {result['p99_ms']:.3f} ms",
-        f"raw round trip:    p50 {result['baseline_p50_ms']:.3f} ms"
-        f"  p99 {result['baseline_p99_ms']:.3f} ms",
-        f"ratio to the trip: p50 {result['ratio_p50']:.2f}x  p99 {result['ratio_p99']:.2f}x",
-        f"raw commit:        p50 {result['commit_p50_ms']:.3f} ms"
-        f"  p99 {result['commit_p99_ms']:.3f} ms",
-        f"floor (trip+commit): p50 {result['floor_p50_ms']:.3f} ms"
-        f"  p99 {result['floor_p99_ms_physical']:.3f} ms",
-        f"ratio to the floor: p50 {result['ratio_floor_p50']:.2f}x"
-        f"  p99 {result['ratio_floor_p99']:.2f}x",
-        f"floor:             ratio_floor_p50 <= {FLOOR_RATIO_P50:g} (goal 1.3)"
-        + (f" and p99 < {result['floor_p99_ms']:g} ms" if "floor_p99_ms" in result else "")
-        + f": {'met' if ok else 'NOT met'}",
-    ]
-    if "max_ms" in result:
-        lines[1] += f"  max {result['max_ms']:.3f} ms"
-    if "ack_p50_ms" in result:
-        lines.insert(
-            2,
-            f"press -> ACK:      p50 {result['ack_p50_ms']:.3f} ms  p99 {result['ack_p99_ms']:.3f}"
-            " ms (at the device: the host acknowledges a press once it is on disk)",
-        )
-    if "to_host_p50_ms" in result:
-        share = result["to_host_p50_ms"] / result["p50_ms"]
-        lines.insert(
-            2,
-            f"  to the host:     p50 {result['to_host_p50_ms']:.3f} ms ({share:.0%})"
-            f"  p99 {result['to_host_p99_ms']:.3f} ms (press -> event queued by SerialClock;"
-            " the rest is the service: queues, rules, log append + fsync)",
-        )
-    return lines
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -375,16 +325,6 @@ def main(argv: list[str] | None = None) -> int:
     else:
         result = measure(args.presses)
     return print_result(result)
-
-
-def print_result(result: dict[str, Any]) -> int:
-    """Print the report and the JSON line; 0 when the floors are met, else 1."""
-    for line in report(result):
-        print(line)
-    keys = ("transport", "n", "p50_ms", "p99_ms", "baseline_p50_ms", "baseline_p99_ms")
-    extra = ("ratio_p50", "ratio_p99", "floor_p50_ms", "ratio_floor_p50")
-    print(json.dumps({k: result[k] for k in (*keys, *extra)}))
-    return 0 if _floors_met(result) else 1
 
 
 if __name__ == "__main__":  # pragma: no cover

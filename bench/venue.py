@@ -36,7 +36,7 @@ from typing import Any
 
 import aiomqtt
 
-from bench.latency_mqtt import mosquitto
+from bench.broker import mosquitto
 from bench.stats import percentile_ms
 from clock.table.service import TableService
 from clock.timeline import MonotonicTimeline
