@@ -106,9 +106,12 @@ class Gateway:
             broker,
             table,
             identifier=identifier or client_id("clock", table.venue, table.table),
+            # Absent until the serial clock answers. Said on connect, not here: a
+            # constructor runs outside the event loop (``rackclock gateway`` builds
+            # the gateway before asyncio.run), where nothing can be queued.
+            present=False,
         )
         """The device side on the broker, shared with the emulated firmware."""
-        self.link.set_present(False)  # until the serial clock answers
 
     @property
     def session(self) -> MqttSession:

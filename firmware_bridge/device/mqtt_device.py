@@ -82,6 +82,8 @@ class MqttDevice(Generic[CoreT]):
         table: The table this clock sits on.
         identifier: MQTT client id; by default derived from role ``clock``.
         session_expiry_s: How long the broker keeps the session (queued commands).
+        present: Whether the clock itself is there at the start (a gateway's serial
+            clock is not until it answers); the status says so on each connect.
     """
 
     def __init__(
@@ -92,6 +94,7 @@ class MqttDevice(Generic[CoreT]):
         *,
         identifier: str | None = None,
         session_expiry_s: int = 7200,
+        present: bool = True,
     ) -> None:
         table = table or broker.table
         if table is None:
@@ -106,7 +109,7 @@ class MqttDevice(Generic[CoreT]):
         self.link_session = secrets.randbits(32) or 1
         """Named in every HELLO: this device's sequence numbers, counted from 1 once
         (a reconnect keeps them; a restart is a new session)."""
-        self._present = True
+        self._present = present
         self.session = MqttSession(
             broker,
             identifier=identifier or client_id("clock", table.venue, table.table),

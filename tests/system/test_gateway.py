@@ -4,10 +4,15 @@ real mosquitto, and a table service with an MqttClock on the other side."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
+import signal
+import sys
 import tty
 from pathlib import Path
+
+import aiomqtt
 
 from clock.log.eventlog import EventLog
 from clock.table.service import TableService
@@ -20,9 +25,11 @@ from firmware_bridge.host.mqtt_clock import MqttClock
 from firmware_bridge.host.serial_clock import SerialClock
 from firmware_bridge.mqtt.session import Backoff, parse_url
 from firmware_bridge.mqtt.topics import TableTopics
+from firmware_bridge.wire.protocol import Press, from_json
 from tests.helpers import Broker, background, wait_for
 
 WAIT_S = 5.0
+RACKCLOCK = str(Path(sys.executable).parent / "rackclock")
 
 
 def presses(log: Path) -> list[int]:
@@ -74,6 +81,66 @@ async def test_a_serial_clock_plays_a_table_through_the_broker(
             await wait_for(lambda: not svc.status.device_online, "the clock offline", 3.0)
             assert svc.state.clock.running == 1
     finally:
+        with contextlib.suppress(OSError):
+            os.close(master)
+        os.close(slave)
+
+
+async def test_the_gateway_command_puts_a_usb_clock_on_the_broker(
+    tmp_path: Path, mosquitto: Broker
+) -> None:
+    """``rackclock gateway`` started as a user starts it (a process with its arguments):
+    it once died at start, publishing the clock's status from its constructor, outside
+    the event loop. The clock on the pty says hello, and its press reaches the broker."""
+    master, slave = os.openpty()
+    tty.setraw(master)
+    link = tmp_path / "ttyUSB-clock"
+    link.symlink_to(os.ttyname(slave))
+    fw = ClockFirmware("usb-clock-9")
+    table = TableTopics("venue", "t1")
+    gateway = await asyncio.create_subprocess_exec(
+        RACKCLOCK,
+        "gateway",
+        "--serial",
+        str(link),
+        "--mqtt",
+        mosquitto.url("/venue/t1"),
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    seen: list[str] = []
+    try:
+        async with (
+            background(run_fd(fw, master), "firmware"),
+            aiomqtt.Client(mosquitto.host, mosquitto.port, identifier="test-hall") as hall,
+        ):
+            await hall.subscribe(table.clock_status, qos=1)
+            await hall.subscribe(table.clock_events, qos=1)
+            try:
+                async with asyncio.timeout(10):
+                    async for msg in hall.messages:
+                        payload = bytes(msg.payload)  # type: ignore[arg-type]
+                        if msg.topic.value == table.clock_status:
+                            seen.append(payload.decode())
+                            if payload == b"online" and not fw.presses:
+                                fw.press(0)  # the clock answered the gateway: a player presses
+                        elif isinstance(from_json(payload), Press):
+                            break
+            except TimeoutError:
+                gateway.kill()
+                _, err = await gateway.communicate()
+                raise AssertionError(
+                    f"no press on the broker (status {seen}); gateway said: {err.decode()}"
+                ) from None
+        gateway.send_signal(signal.SIGINT)  # ctrl+c
+        _, err = await asyncio.wait_for(gateway.communicate(), 10)
+        assert "internal error" not in err.decode(), err.decode()
+        assert gateway.returncode == 0, err.decode()
+        assert "online" in seen
+    finally:
+        if gateway.returncode is None:
+            gateway.kill()
+            await gateway.wait()
         with contextlib.suppress(OSError):
             os.close(master)
         os.close(slave)
