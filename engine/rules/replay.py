@@ -16,6 +16,14 @@ import msgspec
 
 from engine.errors import Refusal
 from engine.events import Event, GameStarted, decode_event
+from engine.rules.game_report import (
+    ClockReading,
+    GameReport,
+    HistoryLine,
+    LiveReport,
+    Rejected,
+    ReportedResult,
+)
 from engine.rules.machine import advance, apply
 from engine.rules.procedures.common import penalty
 from engine.rules.procedures.turn import DRIFT_RULE
@@ -24,6 +32,8 @@ from engine.rules.state import GameState, Phase
 __all__ = [
     "Refused",
     "Rejected",
+    "game_report",
+    "live_report",
     "parse_jsonl",
     "parse_jsonl_with_refused",
     "replay",
@@ -31,17 +41,6 @@ __all__ = [
     "split_games",
     "split_games_with_refused",
 ]
-
-
-class Rejected(msgspec.Struct, frozen=True):
-    """A log line the rules refused, or that could not be read."""
-
-    line: int
-    """1-based line (JSON Lines) or sequence number (SQLite)."""
-    reason: str
-    """Why, quoting the input."""
-    rule: str
-    """The rule that refused it."""
 
 
 class Refused(msgspec.Struct, frozen=True):
@@ -160,41 +159,13 @@ LIVE_RULINGS = 1
 """The latest rulings a live report keeps (besides every clock drift ruling)."""
 
 
-def report(
-    state: GameState,
-    now: int | None = None,
-    rejected: Iterable[Rejected] = (),
-    *,
-    live: bool = False,
-) -> dict[str, Any]:
-    """The state as a JSON-ready dict (the ``replay --json`` form), clocks read at ``now``.
-
-    ``live``: the small form a venue's screens refresh from (docs/mqtt.md, "Live"):
-    no board, history or refused lines, and only the latest rulings and those on a
-    clock's drift (which stay flagged for the director).
-    """
-    t = state.t if now is None else now
+def _reported(state: GameState, t: int, *, live: bool) -> dict[str, Any]:
+    """The fields both forms share, read at ``t``."""
     over = state.phase in (Phase.END_RACKS, Phase.OVER)
-    clocks = []
-    for seat in (0, 1):
-        remaining = state.clock.remaining(seat, t)
-        clocks.append(
-            {
-                "remaining_ms": remaining,
-                "overtime_ms": max(0, -remaining),
-                "penalty": penalty(state, seat, t),
-                "running": state.clock.running == seat,
-            }
-        )
     res = state.result
-    rulings = [
-        {"t": r.t, "rule": r.rule, "text": r.text}
-        for i, r in enumerate(state.rulings)
-        if not live or i >= len(state.rulings) - LIVE_RULINGS or DRIFT_RULE in r.rule
-    ]
-    doc = {
+    return {
         "variant": state.variant.name if state.variant else None,
-        "players": list(state.players),
+        "players": state.players,
         # which game this is: the log's game count and the event's round, division and
         # table from its start (a rematch at the same table is another game)
         "games": state.games,
@@ -206,40 +177,71 @@ def report(
         "phase_text": state.describe_phase(),
         "turn": None if over or state.phase is Phase.NOT_STARTED else state.turn,
         "at_ms": t,
-        "scores": list(state.scores),
-        "clocks": clocks,
+        "scores": state.scores,
+        "clocks": tuple(
+            ClockReading(
+                remaining_ms=(left := state.clock.remaining(seat, t)),
+                overtime_ms=max(0, -left),
+                penalty=penalty(state, seat, t),
+                running=state.clock.running == seat,
+            )
+            for seat in (0, 1)
+        ),
         "neutralized": state.clock.neutral,
         "bag": state.bag if state.mode == "board" else None,
-        "board": state.board.render().splitlines()
-        if state.board is not None and not live
-        else None,
-        "history": [
-            {
-                "t": h.t,
-                "player": h.player,
-                "kind": h.kind,
-                "text": h.text,
-                "score": h.score,
-                "total": h.total,
-                "remaining_ms": h.remaining_ms,
-            }
-            for h in (() if live else state.history)
-        ],
-        "rulings": rulings,
-        "signed": list(state.signed),
-        "rejected": [{"line": r.line, "reason": r.reason, "rule": r.rule} for r in rejected],
+        "rulings": tuple(
+            r
+            for i, r in enumerate(state.rulings)
+            if not live or i >= len(state.rulings) - LIVE_RULINGS or DRIFT_RULE in r.rule
+        ),
+        "signed": state.signed,
         "result": None
         if res is None
-        else {
-            "scores": list(res.scores),
-            "winner": res.winner,
-            "reason": res.reason,
-            "spread": res.spread,
-            "penalties": list(res.penalties),
-            "spread_recorded": state.variant.spread_recorded if state.variant else True,
-        },
+        else ReportedResult(
+            scores=res.scores,
+            winner=res.winner,
+            reason=res.reason,
+            spread=res.spread,
+            penalties=res.penalties,
+            spread_recorded=state.variant.spread_recorded if state.variant else True,
+        ),
     }
-    if live:
-        for key in ("board", "history", "rejected"):
-            del doc[key]
+
+
+def live_report(state: GameState, now: int | None = None) -> LiveReport:
+    """The live form of the state, clocks read at ``now`` (default: the state's time):
+    what a table publishes on ``live`` (docs/mqtt.md, "Live")."""
+    return LiveReport(**_reported(state, state.t if now is None else now, live=True))
+
+
+def game_report(
+    state: GameState, now: int | None = None, rejected: Iterable[Rejected] = ()
+) -> GameReport:
+    """The full form of the state, clocks read at ``now``: ``replay --json``, and
+    the snapshot a table publishes on ``state``."""
+    return GameReport(
+        **_reported(state, state.t if now is None else now, live=False),
+        board=tuple(state.board.render().splitlines()) if state.board is not None else None,
+        history=tuple(
+            HistoryLine(h.t, h.player, h.kind, h.text, h.score, h.total, h.remaining_ms)
+            for h in state.history
+        ),
+        rejected=tuple(rejected),
+    )
+
+
+def report(
+    state: GameState,
+    now: int | None = None,
+    rejected: Iterable[Rejected] = (),
+    *,
+    live: bool = False,
+) -> dict[str, Any]:
+    """The state as a JSON-ready dict (the ``replay --json`` form), clocks read at ``now``:
+    :func:`game_report`, or with ``live`` :func:`live_report` (``rejected`` unused),
+    as plain values.
+    """
+    typed = live_report(state, now) if live else game_report(state, now, rejected)
+    # through JSON, not to_builtins: that keeps tuples, and the dict is JSON's (lists)
+    doc: dict[str, Any] = msgspec.json.decode(msgspec.json.encode(typed))
     return doc
