@@ -22,13 +22,13 @@ import json
 from typing import Any
 
 from bench.stats import best_time
+from clock.exports.results_files import results_files
 from engine.events import Event
 from engine.exports.gcg import to_gcg
 from engine.exports.results import GameResult, game_result
 from engine.gcg import check_bytes, write_gcg
 from engine.rules.replay import replay
 from engine.rules.variant import load_variant
-from terminal_ui.director.exports import results_files
 from tests.support.gamelog import BOARD_VARIANTS, numbered, random_log
 
 __all__ = ["main", "run"]

@@ -1,4 +1,6 @@
-"""A table's log as the event takes results from it: intact, or refused on one line.
+"""A table's game log as the event takes results from it: intact, or refused on one
+line, and its finished games' results appended to the event's ledger
+(:func:`take_results`), one way for ``rackclock event results`` and the console.
 
 A SQLite table log carries its own hash chain: :func:`clock.log.eventlog.verify`
 must find it whole (a row altered, deleted or added around the chain is refused,
@@ -12,14 +14,21 @@ pairings. Who wrote a copy is not provable from the file.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
+
+import msgspec
 
 from clock.log.eventlog import LogError, verify_and_read
 from clock.log.reader import is_sqlite, load_log
+from clock.tournament.ledger import EventLedger
 from clock.user_files import register_variant_files
+from engine.errors import EngineError
 from engine.events import Event, GameStarted
+from engine.tournament.intake import results_from_log
+from engine.tournament.records import Result
 
-__all__ = ["read_game_log"]
+__all__ = ["Taken", "read_game_log", "take_results"]
 
 
 def read_game_log(path: Path) -> list[tuple[int, Event]]:
@@ -49,3 +58,55 @@ def read_game_log(path: Path) -> list[tuple[int, Event]]:
     if not any(isinstance(ev, GameStarted) for _, ev in events):
         raise LogError("no game in it" + ("" if events else " (an empty log)"))
     return events
+
+
+class Taken(msgspec.Struct, frozen=True):
+    """What :func:`take_results` did with one game log."""
+
+    results: tuple[Result, ...]
+    """Appended to the ledger, in order."""
+    notes: tuple[str, ...]
+    """Games passed over for now: not finished, or waiting for signatures."""
+    refused: tuple[str, ...]
+    """Games not taken, each with why on one line (the intake's, then the ledger's)."""
+    known: int
+    """Games the event already has (a no-op)."""
+
+
+def take_results(
+    ledger: EventLedger,
+    source: str,
+    events: Sequence[tuple[int, Event]],
+    *,
+    division: str | None = None,
+    round_: int | None = None,
+    unsigned: bool = False,
+    table: str | None = None,
+    no_round: str = "give --round N",
+) -> Taken:
+    """Append the results of a game log's finished games that the event does not
+    have yet (:func:`engine.tournament.intake.results_from_log` says which, with
+    the same keywords), each checked by the ledger against the event as it stands
+    when appended: one the ledger refuses (or cannot write) is said in
+    ``refused``, the rest go in.
+    """
+    got = results_from_log(
+        ledger.state,
+        source,
+        events,
+        division=division,
+        round_=round_,
+        unsigned=unsigned,
+        table=table,
+        no_round=no_round,
+    )
+    taken: list[Result] = []
+    refused = list(got.refused)
+    for res in got.results:
+        try:
+            ledger.append(res)
+        except EngineError as exc:  # the event refuses it as it stands now, or the disk
+            refused.append(f"{source}: {exc}")
+            continue
+        taken.append(res)
+    return Taken(tuple(taken), tuple(got.notes), tuple(refused), got.known)

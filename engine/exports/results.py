@@ -17,12 +17,12 @@ from dataclasses import dataclass
 
 from engine.errors import EngineError
 from engine.exports.roster import Roster, guess_filed, without_accents
+from engine.exports.tfile import TLine, division_file, t_line
 from engine.rules.state import GameState
 
 __all__ = [
     "GameResult",
     "ResultsError",
-    "division_file",
     "game_result",
     "naspa_lines",
     "tsh_files",
@@ -52,6 +52,9 @@ class GameResult:
     """The winner's margin."""
     division: str = ""
     """Division name ("" when the event has one)."""
+    first: int | None = None
+    """The seat that went first (the log's ``game_started.first``); None when not
+    known, and then tsh's ``p12`` is not written."""
 
     @property
     def unrated(self) -> bool:
@@ -61,8 +64,11 @@ class GameResult:
         return self.reason in ("bye", "forfeit", "lateness", "resigned", "absent")
 
 
-def game_result(state: GameState, round_: int | None = None) -> GameResult:
-    """The result of a finished game.
+def game_result(
+    state: GameState, round_: int | None = None, *, first: int | None = None
+) -> GameResult:
+    """The result of a finished game; ``first``: the seat that went first, from the
+    game's ``game_started`` (the state does not keep it).
 
     Raises:
         ResultsError: The game has no result yet, or no round is known.
@@ -81,7 +87,7 @@ def game_result(state: GameState, round_: int | None = None) -> GameResult:
         players = (players[res.winner], "")
         return GameResult(rnd, players, (0, 0), 0, "bye", res.spread, state.division or "")
     return GameResult(
-        rnd, players, res.scores, res.winner, res.reason, res.spread, state.division or ""
+        rnd, players, res.scores, res.winner, res.reason, res.spread, state.division or "", first
     )
 
 
@@ -124,6 +130,7 @@ class _Cell:
     score: int
     spread: int
     unrated: bool  # a bye or a forfeit
+    p12: int | None  # tsh's: 1 went first, 2 second, 0 no opponent; None not known
 
 
 def _table(
@@ -149,7 +156,7 @@ def _table(
                 if g.round in rows[name]:
                     raise ResultsError(f"{name} has two games in round {g.round}")
                 if g.reason == "bye":
-                    rows[name][g.round] = _Cell("B", 0, 0, g.spread, True)
+                    rows[name][g.round] = _Cell("B", 0, 0, g.spread, True, 0)
                     continue
                 won = g.winner == seat
                 if g.reason == "absent":
@@ -161,7 +168,9 @@ def _table(
                 else:
                     spread = g.scores[seat] - g.scores[1 - seat]
                 opp = number[g.players[1 - seat]]
-                rows[name][g.round] = _Cell(letter, opp, g.scores[seat], spread, g.unrated)
+                went = None if g.first is None else (1 if g.first == seat else 2)
+                p12 = 0 if g.unrated else went  # no opponent in tsh's line: 0
+                rows[name][g.round] = _Cell(letter, opp, g.scores[seat], spread, g.unrated, p12)
         for name, cells in rows.items():
             missing = [
                 r for r in range(1, rounds + 1) if r not in cells and (div, name, r) not in away
@@ -218,16 +227,6 @@ def naspa_lines(
     return lines
 
 
-def division_file(division: str) -> str:
-    """tsh's file for a division: its config says ``division a a.t``.
-
-    >>> division_file(""), division_file("B"), division_file("Open / 2")
-    ('a.t', 'b.t', 'open-2.t')
-    """
-    name = "".join(ch if ch.isalnum() else "-" for ch in division.casefold())
-    return ("-".join(part for part in name.split("-") if part) or "a") + ".t"
-
-
 def _tsh_division(
     names: list[str],
     rows: dict[str, dict[int, _Cell]],
@@ -235,15 +234,24 @@ def _tsh_division(
     roster: Roster | None,
     notes: list[str] | None,
 ) -> list[str]:
+    """The division's lines, by the one ``.t`` writer (:mod:`engine.exports.tfile`)."""
     lines = []
+    # p12 when every game with an opponent says who went first (a GameResult made
+    # without its log's game_started may not; tsh reads the field by position), and
+    # there is one (a division of byes and forfeits has no first to tell)
+    played = [c.p12 for cells in rows.values() for c in cells.values() if not c.unrated]
+    known = bool(played) and None not in played
     for name in names:
         cells = [rows[name][r] for r in range(1, rounds + 1)]
-        opps = " ".join("0" if c.unrated else str(c.opp) for c in cells)
-        scores = " ".join(str(c.spread if c.unrated else c.score) for c in cells)
+        opps = tuple(0 if c.unrated else c.opp for c in cells)
+        scores = tuple(c.spread if c.unrated else c.score for c in cells)
+        p12 = tuple(c.p12 or 0 for c in cells) if known else ()
         rating = roster.rating(name) if roster is not None else None
         if rating is None and notes is not None and roster is not None:
             notes.append(f"{name} is not on the roster: rating 0")
-        lines.append(f"{_filed(name, roster, notes)} {rating or 0} {opps}; {scores}")
+        filed = _filed(name, roster, notes)
+        line = TLine(filed, rating or 0, opps, scores, p12)
+        lines.append(t_line(line))
     return lines
 
 
@@ -251,10 +259,12 @@ def tsh_files(
     games: Iterable[GameResult], roster: Roster | None = None, notes: list[str] | None = None
 ) -> dict[str, list[str]]:
     """One tsh ``.t`` file per division (tsh reads one per division), by file name:
-    ``Smith, Sarah 1500 2 3 0; 402 355 50``.
+    ``Smith, Sarah 1500 2 3 0; 402 355 50; p12 1 2 0``.
 
     A bye or forfeit has opponent 0 and the player's spread as its score, as the
     format says. Ratings come from the roster; without one they are 0 (noted once).
+    tsh's ``p12`` (who went first) is written when every game says it
+    (:attr:`GameResult.first`).
 
     Raises:
         ResultsError: A player missing a round or playing twice in one; two

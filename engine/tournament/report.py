@@ -12,11 +12,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.tournament.errors import TournamentError
+from engine.tournament.records import Result
 from engine.tournament.scores import score_text
 from engine.tournament.standings import Standing
 from engine.tournament.state import DivisionState, EventState
 
-__all__ = ["played_through", "results_report", "standings_lines"]
+__all__ = [
+    "check_played_through",
+    "played_through",
+    "result_line",
+    "results_report",
+    "standings_lines",
+]
 
 _POINTS = {"wins": "W-L", "match_points": "MP", "vp": "VP"}
 
@@ -24,6 +32,33 @@ _POINTS = {"wins": "W-L", "match_points": "MP", "vp": "VP"}
 def played_through(div: DivisionState) -> int:
     """The latest round with a result (0 before any)."""
     return max((r for r in div.pairings if div.round_results(r)), default=0)
+
+
+def check_played_through(divs: Sequence[DivisionState], rnd: int | None) -> None:
+    """Refuse standings asked for after a round past the rounds with results
+    (``rnd`` None: the results so far, always there).
+
+    Raises:
+        TournamentError: A division has no result in ``rnd`` or any later round.
+    """
+    if rnd is None:
+        return
+    for div in divs:
+        played = played_through(div)
+        if rnd > played:
+            so_far = f"rounds 1-{played} have results" if played else "no round has a result yet"
+            raise TournamentError(f"--round {rnd}: division {div.spec.name}: {so_far}")
+
+
+def result_line(div: DivisionState, res: Result) -> str:
+    """``round 3: Ann Able 420 to 388 Ben Baker (table-2.sqlite sha256:9f2c...)``, with
+    the ruling (a forfeit, a resignation) after the score when there is one."""
+    where = f" ({res.game})" if res.game else ""
+    ruling = f": {div.ruling(res)}" if div.ruling(res) else ""
+    line = (
+        f"round {res.round}: {div.name(res.first)} {score_text(*res.scores)} {div.name(res.second)}"
+    )
+    return line + ruling + where
 
 
 def _place(row: Standing, rows: Sequence[Standing]) -> str:

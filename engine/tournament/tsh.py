@@ -1,6 +1,7 @@
 """An event's divisions as tsh ``.t`` files, and back.
 
-A ``.t`` line (NASPA Director's Manual, "Tournament Data Submission Formats"; tsh
+The line is written by the one ``.t`` writer, :mod:`engine.exports.tfile`. A
+``.t`` line (NASPA Director's Manual, "Tournament Data Submission Formats"; tsh
 numbers players by line): ``Able, Ann 1800 2 3 0; 420 388 50; p12 1 2 0``:
 the filed name, the rating, the opponent's line number in each round paired so
 far (0 for a bye), then the player's score in each round played (a bye or
@@ -23,48 +24,74 @@ entry) is written the same way for the rounds before.
 from __future__ import annotations
 
 from engine.exports.roster import guess_filed
+from engine.exports.tfile import TLine, division_file, t_line
 from engine.tournament.errors import EventFileError
 from engine.tournament.records import Paired, Record, Result, Withdrew
 from engine.tournament.spec import Player
-from engine.tournament.state import DivisionState
+from engine.tournament.state import DivisionState, EventState
 
-__all__ = ["TshDivision", "division_lines", "parse_t", "records_from_t"]
+__all__ = ["TshDivision", "division_lines", "event_t_files", "parse_t", "records_from_t"]
 
 
 def division_lines(div: DivisionState) -> list[str]:
-    """The division as ``.t`` lines, one per player in number order."""
+    """The division as ``.t`` lines, one per player in number order (written by the
+    one ``.t`` writer, :func:`engine.exports.tfile.t_line`)."""
     rounds = sorted(div.pairings)
     lines = []
     for seed, player in enumerate(div.players, start=1):
-        opps: list[str] = []
-        scores: list[str] = []
-        p12: list[str] = []
+        opps: list[int] = []
+        scores: list[int] = []
+        p12: list[int] = []
         for rnd in rounds:
             pair = next((p for p in div.pairings[rnd].pairs if seed in p), None)
             res = div.result(rnd, pair) if pair is not None else None
             if pair is None or (res is not None and res.kind in ("forfeit", "absent")):
                 # not paired (withdrawn, not yet entered: tsh's inactive player, score 0),
                 # or a forfeit: opponent 0, the player's spread as the score (the manual)
-                opps.append("0")
-                p12.append("0")
+                opps.append(0)
+                p12.append(0)
                 score = 0 if res is None else res.margin(seed)
             else:
                 first, second = pair
                 opp = second if seed == first else first
-                opps.append(str(opp))
-                p12.append("0" if not opp else ("1" if seed == first else "2"))
+                opps.append(opp)
+                p12.append(0 if not opp else (1 if seed == first else 2))
                 if res is None:
                     continue
                 mine = res.scores[0] if seed == res.first else res.scores[1]
                 score = mine if res.kind == "game" else res.margin(seed)
             if len(scores) == len(opps) - 1:  # scores are by position: none after a gap
-                scores.append(str(score))
-        head = " ".join([guess_filed(player.name), str(player.rating), *opps])
-        fields = [head, " ".join(scores) or " "] + ([f"p12 {' '.join(p12)}"] if p12 else [])
-        if seed in div.left:
-            fields.append("off 0")
-        lines.append("; ".join(fields).replace(";  ;", "; ;").rstrip())
+                scores.append(score)
+        line = TLine(
+            guess_filed(player.name),
+            player.rating,
+            tuple(opps),
+            tuple(scores),
+            tuple(p12),
+            off=seed in div.left,
+        )
+        lines.append(t_line(line))
     return lines
+
+
+def event_t_files(state: EventState, comment: str = "") -> dict[str, list[str]]:
+    """Each division's ``.t`` lines by its file name (``a.t``...), after a ``# comment``
+    line when one is given (tsh skips ``#`` lines, as :func:`parse_t` does).
+
+    Raises:
+        EventFileError: Two divisions whose names make one file name.
+    """
+    out: dict[str, list[str]] = {}
+    owner: dict[str, str] = {}
+    for div in state.divisions.values():
+        name = division_file(div.spec.name)
+        if name in owner:  # one file would overwrite the other
+            raise EventFileError(
+                f"divisions {owner[name]!r} and {div.spec.name!r} would share {name}: rename one"
+            )
+        owner[name] = div.spec.name
+        out[name] = [f"# {comment}"] * bool(comment) + division_lines(div)
+    return out
 
 
 class TshDivision:

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from clock.tournament.ledger import Anchor, EventLedger
-    from engine.tournament.records import Result
     from engine.tournament.state import DivisionState, EventState
     from firmware_bridge.mqtt.session import BrokerSettings
 
@@ -318,17 +317,6 @@ def _print_pairs(state: EventState, div: DivisionState, rnd: int) -> None:
         print(f"    note: {note}")
 
 
-def _game_line(div: DivisionState, res: Result) -> str:
-    """``round 3: Ann Able 420 to 388 Ben Baker (table-2.sqlite sha256:9f2c...)``."""
-    from engine.tournament.scores import score_text
-
-    where = f" ({res.game})" if res.game else ""
-    scores = score_text(*res.scores)
-    ruling = f": {div.ruling(res)}" if div.ruling(res) else ""
-    line = f"round {res.round}: {div.name(res.first)} {scores} {div.name(res.second)}"
-    return line + ruling + where
-
-
 def _verify(args: argparse.Namespace) -> int:
     def run() -> int:
         import asyncio
@@ -484,6 +472,7 @@ def _result(args: argparse.Namespace) -> int:
 
         from engine.tournament.errors import ResultError
         from engine.tournament.records import Result
+        from engine.tournament.report import result_line
 
         name_a, score_a, name_b, score_b = args.entries
         sa, sb = int(score_a), int(score_b)  # whole numbers: _bad_input checked
@@ -511,7 +500,7 @@ def _result(args: argparse.Namespace) -> int:
                     cause="director",
                 )
             ledger.append(res)
-            print(_game_line(div, div.results[args.round][(first, second)]))
+            print(result_line(div, div.results[args.round][(first, second)]))
         return 0
 
     return _guard(args, run)
@@ -528,36 +517,30 @@ def _results(args: argparse.Namespace) -> int:
     def take(ledger: EventLedger, path: Path) -> bool:
         """Take one file's results; whether it gave a result (new or already in)
         with nothing refused."""
-        from clock.tournament.gamelogs import read_game_log
+        from clock.tournament.gamelogs import read_game_log, take_results
         from engine.errors import EngineError
-        from engine.tournament.intake import results_from_log
+        from engine.tournament.report import result_line
 
         try:
             events = read_game_log(path)
         except (OSError, EngineError) as exc:
             say_once(f"skipped {path}: {exc}")
             return False
-        got = results_from_log(
-            ledger.state,
+        got = take_results(
+            ledger,
             str(path),
             events,
             division=args.division,
             round_=args.round,
             unsigned=args.unsigned,
         )
-        refused = list(got.refused)
         for res in got.results:
-            try:
-                ledger.append(res)
-            except EngineError as exc:
-                refused.append(f"{path}: {exc}")
-                continue
-            print(_game_line(ledger.state.division(res.division), res), flush=True)
+            print(result_line(ledger.state.division(res.division), res), flush=True)
         for line in got.notes:
             say_once(line)
-        for line in refused:
+        for line in got.refused:
             say_once(f"not taken: {line}")
-        return not refused and (len(got.results) + got.known) > 0
+        return not got.refused and (len(got.results) + got.known) > 0
 
     def once(ledger: EventLedger) -> int:
         """Every file once; the number of files named on the command line that gave nothing."""
@@ -594,32 +577,14 @@ def _results(args: argparse.Namespace) -> int:
         return 0
 
 
-def _played_through(divs: list[DivisionState], rnd: int | None) -> None:
-    """Refuse standings ``--round`` past the rounds with results.
-
-    Raises:
-        TournamentError: A division has no result in ``rnd`` or any later round.
-    """
-    from engine.tournament.errors import TournamentError
-    from engine.tournament.report import played_through
-
-    if rnd is None:
-        return
-    for div in divs:
-        played = played_through(div)
-        if rnd > played:
-            so_far = f"rounds 1-{played} have results" if played else "no round has a result yet"
-            raise TournamentError(f"--round {rnd}: division {div.spec.name}: {so_far}")
-
-
 def _standings(args: argparse.Namespace) -> int:
     def run() -> int:
         from engine.tournament.live import round_standings, standings_label
-        from engine.tournament.report import results_report, standings_lines
+        from engine.tournament.report import check_played_through, results_report, standings_lines
 
         with _open(args) as ledger:
             divisions = _divisions(ledger.state, args.division)
-            _played_through(divisions, args.round)
+            check_played_through(divisions, args.round)
             if args.report:
                 print("\n".join(results_report(ledger.state, divisions, args.round)))
                 return 0
@@ -678,21 +643,19 @@ def _withdraw(args: argparse.Namespace) -> int:
 
 def _export(args: argparse.Namespace) -> int:
     def run() -> int:
-        from engine.exports.results import division_file
         from engine.tournament.naspa import event_naspa_lines
-        from engine.tournament.tsh import division_lines
+        from engine.tournament.tsh import event_t_files
 
         with _open(args) as ledger:
-            divs = list(ledger.state.divisions.values())
-            # the log's anchor goes with every export: the file can vouch for the log
-            anchor = f"rackclock event log anchor {ledger.anchor}"
+            # the ledger's anchor goes with every export: the file can vouch for the ledger
+            anchor = f"rackclock event ledger anchor {ledger.anchor}"
             if args.format == "tsh":
+                files = event_t_files(ledger.state, anchor)
                 folder = args.output or Path(".")
                 folder.mkdir(parents=True, exist_ok=True)
-                for div in divs:
-                    out = folder / division_file(div.spec.name)
-                    # tsh skips '#' lines in a .t file (as our reader does)
-                    text = "\n".join([f"# {anchor}", *division_lines(div)]) + "\n"
+                for name, lines in files.items():
+                    out = folder / name
+                    text = "\n".join(lines) + "\n"
                     out.write_text(text, encoding="iso-8859-1", errors="replace")
                     print(f"wrote {out}")
                 return 0

@@ -1,6 +1,6 @@
 """``rackclock export gcg|naspa|tsh LOG...``: a table's games as GCG records, and the
 event's results files, from SQLite logs or JSON Lines exports; the same code as the
-director console's exports (:mod:`terminal_ui.director.exports`, docs/director.md).
+director console's exports (:mod:`clock.exports`, docs/director.md).
 
 What is written goes to the file or folder given (GCG and NASPA to stdout without
 ``-o``); what had to be guessed or changed, and what a strict reader will not take,
@@ -89,7 +89,7 @@ def _events(path: Path, command: str) -> list[tuple[int, Event]] | None:
 
 def run_gcg(args: argparse.Namespace) -> int:
     """Write each game of one log as GCG."""
-    from terminal_ui.director.exports import gcg_files
+    from clock.exports.game_records import gcg_files
 
     path = Path(args.log)
     events = _events(path, "gcg")
@@ -130,11 +130,10 @@ def run_gcg(args: argparse.Namespace) -> int:
 
 def run_results(args: argparse.Namespace) -> int:
     """Write the NASPA or tsh results of every finished game in the logs."""
+    from clock.exports.results_files import log_games, results_files
     from engine.errors import EngineError
-    from engine.exports.results import ResultsError, game_result
+    from engine.exports.results import ResultsError
     from engine.exports.roster import RosterError, parse_roster
-    from engine.rules.replay import replay, split_games
-    from terminal_ui.director.exports import results_files
 
     name = f"rackclock export {args.kind}"
     roster = None
@@ -155,13 +154,14 @@ def run_results(args: argparse.Namespace) -> int:
         events = _events(Path(log), args.kind)
         if events is None:
             return 1
-        for n, game in enumerate(split_games(events), start=1):
-            state, _ = replay(game)
-            if state.result is None:
+        done, not_over = log_games(str(log), events)
+        finished = {g.number: g for g in done}
+        for n in range(1, len(done) + len(not_over) + 1):  # said in the log's order
+            if n not in finished:
                 _say(f"{name}: {log} game {n} is not over: left out")
                 continue
             try:
-                results.append(game_result(state, args.round if state.round is None else None))
+                results.append(finished[n].result(args.round))
             except ResultsError as exc:
                 _say(f"{name}: {log} game {n}: {exc}; give --round N")
                 return 1

@@ -21,7 +21,7 @@ Two sources of tables:
 
 The pure parts import no Textual: rows and flags (:mod:`terminal_ui.director.rows`),
 tables (:mod:`terminal_ui.director.tables`), rulings offline
-(:mod:`terminal_ui.director.rulings`) and exports (:mod:`terminal_ui.director.exports`);
+(:mod:`terminal_ui.director.rulings`); the exports are :mod:`clock.exports`;
 the screens have modules of their own. This module is the app shell
 (:class:`DirectorApp`); docs/director.md describes the screens and the keys.
 """
@@ -40,6 +40,8 @@ from textual.markup import escape
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Footer, Header, Static
 
+from clock.exports.game_records import ExportReport, export_game
+from clock.exports.results_files import KnownGame, export_results, finished_games
 from clock.log.eventlog import LogError
 from clock.log.lock import LogHeld, holder
 from clock.log.ruling import OFFLINE_ADVICE, append_ruling
@@ -50,13 +52,6 @@ from engine.events import Event
 from engine.tournament.scores import score_text
 from terminal_ui.director.config import DirectorConfig
 from terminal_ui.director.event import EventDesk, game_identity, signed_result
-from terminal_ui.director.exports import (
-    ExportReport,
-    KnownGame,
-    export_game,
-    export_results,
-    finished_games,
-)
 from terminal_ui.director.rows import Row, snapshot_row, sort_rows
 from terminal_ui.director.rulings import RulingKind
 from terminal_ui.director.screens.event import EventScreen
@@ -474,7 +469,7 @@ class DirectorApp(App[int]):
             errors = await asyncio.gather(*(self.load_log(t) for t in tables))
             problems += [f"{t.label}: {e}" for t, e in zip(tables, errors, strict=True) if e]
         have = [t for t in self.tables.values() if t.has_log]
-        return finished_games(have), problems
+        return finished_games((t.label, t.events) for t in have), problems
 
     def export(
         self, table: Table | None, games: Sequence[KnownGame], rounds: Mapping[str, int]

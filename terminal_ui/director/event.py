@@ -12,13 +12,12 @@ import json
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from clock.tournament.gamelogs import read_game_log
+from clock.tournament.gamelogs import read_game_log, take_results
 from clock.tournament.ledger import EventLedger
 from engine.clocktext import clock_text
 from engine.errors import EngineError
 from engine.events import Event
 from engine.tournament.assignment import round_assignments
-from engine.tournament.intake import results_from_log
 from engine.tournament.live import TableGame, round_standings
 from engine.tournament.report import standings_lines
 from engine.tournament.scores import result_text, score_text
@@ -98,8 +97,8 @@ class EventDesk:
             return
         self._taken[name] = key
         self.refresh()  # the game is judged against the event as it stands now
-        got = results_from_log(
-            self.state,
+        got = take_results(
+            self.ledger,
             name,
             events,
             table=table,
@@ -107,11 +106,6 @@ class EventDesk:
             no_round="take it from the CLI with event results --round N",
         )
         for res in got.results:
-            try:
-                self.ledger.append(res)
-            except EngineError as exc:  # the event refuses it as it stands now
-                self.news.append(f"not taken: {name}: {exc}")
-                continue
             div = self.state.division(res.division)
             self.news.append(
                 f"round {res.round}: {div.name(res.first)} {score_text(*res.scores)} "

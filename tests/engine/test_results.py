@@ -14,6 +14,8 @@ Players are numbered in the alphabetical order of their names as given.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from engine.events import Bye, Event, Forfeited, GameStarted
@@ -93,6 +95,23 @@ def test_names_last_name_first_without_punctuation() -> None:
     games = [GameResult(1, ("J. R. Ewing", "Smith, Sarah"), (390, 410), 1, "out", 20)]
     assert naspa_lines(games) == ["1 EWING J R/-20: L2-390", "2 SMITH SARAH/20: W1-410"]
     assert tsh_lines(games) == ["Ewing, J. R. 0 2; 390", "Smith, Sarah 0 1; 410"]
+
+
+def test_tsh_writes_who_went_first_when_every_game_says() -> None:
+    # one .t writer for table logs and the event's ledger: p12 as the ledger writes it
+    # (1 went first, 2 second, 0 no opponent); a game that does not say leaves it out
+    games = [
+        GameResult(1, ("Ben Ray", "Ann Lee"), (350, 400), 1, "out", 50, first=1),
+        GameResult(2, ("Ann Lee", "Cyd Oh"), (0, 0), 0, "forfeit", 50, first=0),
+        GameResult(2, ("Ben Ray", ""), (0, 0), 0, "bye", 50),
+        GameResult(1, ("Cyd Oh", ""), (0, 0), 0, "bye", 50),
+    ]
+    assert tsh_lines(games) == [
+        "Lee, Ann 0 2 0; 400 50; p12 1 0",
+        "Ray, Ben 0 1 0; 350 50; p12 2 0",
+        "Oh, Cyd 0 0 0; 50 -50; p12 0 0",
+    ]
+    assert tsh_lines([replace(games[0], first=None)]) == ["Lee, Ann 0 2; 400", "Ray, Ben 0 1; 350"]
 
 
 def test_a_missing_round_or_a_double_booking_is_refused() -> None:

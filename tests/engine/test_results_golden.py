@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from clock.exports.results_files import results_files
 from engine.exports.results import GameResult, ResultsError
 from engine.exports.roster import parse_roster
-from terminal_ui.director.exports import results_files
 
 GOLDEN = Path(__file__).resolve().parents[1] / "data" / "results"
 

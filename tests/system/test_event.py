@@ -120,7 +120,7 @@ def test_an_event_from_pairings_to_tsh(tmp_path: Path, mosquitto: Broker) -> Non
     anchor, _, text = (tmp_path / "tsh" / "a.t").read_text(encoding="iso-8859-1").partition("\n")
     assert text == GOLDEN.read_text(encoding="iso-8859-1")
     # the .t file carries the log's anchor in a comment, and verify checks the log by it
-    assert anchor.startswith("# rackclock event log anchor ")
+    assert anchor.startswith("# rackclock event ledger anchor ")
     verified = rackclock("event", "verify", log, "--anchor", anchor.rsplit(" ", 1)[1])
     assert "chain intact" in verified
     # the published round carries the anchor too

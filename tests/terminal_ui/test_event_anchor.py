@@ -44,12 +44,12 @@ def test_the_anchor_goes_with_the_log_and_verify_checks_it(
     assert (
         (tmp_path / "tsh" / "a.t")
         .read_text(encoding="iso-8859-1")
-        .startswith(f"# rackclock event log anchor {anchor}\n")
+        .startswith(f"# rackclock event ledger anchor {anchor}\n")
     )
     code, out, _ = run(capsys, "event", "export", "naspa", log, "-o", tmp_path / "a.naspa")
     assert code == 0
     sidecar = (tmp_path / "a.naspa.anchor").read_text(encoding="ascii")
-    assert sidecar == f"rackclock event log anchor {anchor}\n"
+    assert sidecar == f"rackclock event ledger anchor {anchor}\n"
     # verify: intact, and still holding what was anchored earlier
     code, out, _ = run(capsys, "event", "verify", log, "--anchor", m[1])
     assert code == 0

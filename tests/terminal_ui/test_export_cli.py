@@ -97,6 +97,9 @@ def test_results_from_several_logs_with_a_round_and_a_roster(tmp_path: Path) -> 
     assert tsh.returncode == 0, tsh.stderr
     text = (tmp_path / "out" / "a.t").read_bytes().decode("iso-8859-1")
     assert "Lee, Ann 1500 2;" in text
+    # who went first, from each log's game_started, as event export tsh writes it
+    assert "Lee, Ann 1500 2; 25; p12 1" in text
+    assert "Ray, Ben 1400 1; -7; p12 2" in text
     assert "Fox, Zoë 0 0; -50" in text
     assert "Zoë Fox is not on the roster: rating 0" in tsh.stderr
 
@@ -119,7 +122,7 @@ def test_bad_input_is_one_line_and_exit_1(tmp_path: Path) -> None:
 
 
 def test_a_pass_with_no_rack_known_is_named_for_the_director() -> None:
-    from terminal_ui.director.exports import gcg_files
+    from clock.exports.game_records import gcg_files
     from tests.helpers import SCENARIOS, scenario_events
 
     events = list(enumerate(scenario_events(SCENARIOS / "naspa" / "end_time.jsonl"), start=1))

@@ -17,7 +17,8 @@ from textual.markup import escape
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
-from terminal_ui.director.exports import ExportReport, KnownGame
+from clock.exports.game_records import ExportReport
+from clock.exports.results_files import KnownGame
 from terminal_ui.director.tables import Table
 
 __all__ = ["ExportScreen", "Exporter"]

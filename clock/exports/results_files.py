@@ -1,141 +1,80 @@
-"""The exports, one way for the director console and ``rackclock export``: a table's
-log and its games as GCG, and the results files.
-
-Results are NASPA (``results-naspa.txt``, ASCII) and tsh (one ``.t`` per division,
-``a.t`` for a single unnamed one, ISO-8859-1 unless told otherwise) from every
-finished game. Pure: no Textual.
+"""The results files from the finished games of table logs: ``results-naspa.txt``
+(ASCII) and tsh's ``.t``, one per division (``a.t`` for a single unnamed one,
+ISO-8859-1 unless told otherwise), as the console's export and ``rackclock export
+naspa|tsh`` write them. The lines are the engine's (:mod:`engine.exports.results`);
+this module finds the games in the logs, gives them their rounds, encodes and writes.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
-from engine.events import Event, encode_event
-from engine.exports.gcg import ExportError, to_gcg
-from engine.exports.results import (
-    GameResult,
-    ResultsError,
-    game_result,
-    naspa_lines,
-    tsh_files,
-)
+from clock.exports.game_records import ExportReport
+from engine.events import Event, GameStarted
+from engine.exports.results import GameResult, ResultsError, game_result, naspa_lines, tsh_files
 from engine.exports.roster import Roster
-from engine.gcg import write_gcg
-from engine.gcg.check import UNKNOWN_RACK_PRAGMA
 from engine.rules.replay import replay, split_games
 from engine.rules.state import GameState
-from terminal_ui.director.tables import Table
 
 __all__ = [
-    "ExportReport",
-    "GcgFile",
     "KnownGame",
-    "export_game",
     "export_results",
     "finished_games",
-    "gcg_files",
+    "log_games",
     "results_files",
 ]
 
 
 @dataclass(frozen=True, slots=True)
 class KnownGame:
-    """A finished game known to the console."""
+    """A finished game of a table's log."""
 
     key: str
     """``<label>#<n>``: the table and the game's number in its log."""
     label: str
-    """The table."""
+    """The table (or the log as named)."""
     number: int
     """1-based, in the log."""
     state: GameState
     """The game at its end."""
+    first: int | None = None
+    """The seat that went first (its ``game_started``), for tsh's ``p12``."""
 
     def describe(self) -> str:
         """``t3 game 1: Ann v Ben``."""
         return f"{self.label} game {self.number}: {self.state.players[0]} v {self.state.players[1]}"
 
+    def result(self, round_: int | None = None) -> GameResult:
+        """The game's result; ``round_`` for a game whose log gives none.
 
-@dataclass
-class ExportReport:
-    """What an export wrote, and what it could not."""
-
-    paths: list[Path] = field(default_factory=list)
-    """Files written."""
-    problems: list[str] = field(default_factory=list)
-    """What was not written, and why."""
-    notes: list[str] = field(default_factory=list)
-    """What was written but guessed or changed (a rating of 0, an accent dropped), or
-    what a strict reader will not take."""
+        Raises:
+            ResultsError: Neither the log nor ``round_`` gives the round.
+        """
+        rnd = round_ if self.state.round is None else None
+        return game_result(self.state, rnd, first=self.first)
 
 
-def finished_games(tables: Iterable[Table]) -> list[KnownGame]:
-    """Every finished game in the tables' logs, by table and order."""
-    out = []
-    for table in sorted(tables, key=lambda t: t.label):
-        for n, game in enumerate(table.games(), start=1):
-            state, _ = replay(game)
-            if state.result is not None:
-                out.append(KnownGame(f"{table.label}#{n}", table.label, n, state))
-    return out
-
-
-def _file_name(label: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.-]+", "-", label).strip("-") or "table"
-
-
-@dataclass(frozen=True, slots=True)
-class GcgFile:
-    """One game of a log as GCG."""
-
-    number: int
-    """The game's number in its log, from 1."""
-    data: bytes
-    """The record, encoded as it declares."""
-    notes: tuple[str, ...]
-    """What a strict reader will not take, and why (docs/gcg.md)."""
-
-
-def gcg_files(label: str, events: Sequence[tuple[int, Event]]) -> tuple[list[GcgFile], list[str]]:
-    """Each board game of a log as GCG, and the games that cannot be (with why)."""
-    out: list[GcgFile] = []
-    problems: list[str] = []
+def log_games(label: str, events: Sequence[tuple[int, Event]]) -> tuple[list[KnownGame], list[int]]:
+    """The finished games of one log, and the numbers of those not over."""
+    done: list[KnownGame] = []
+    open_: list[int] = []
     for n, game in enumerate(split_games(events), start=1):
         state, _ = replay(game)
-        try:
-            record = to_gcg(state, title=f"{label} game {n}")
-        except ExportError as exc:
-            problems.append(f"{label} game {n}: no GCG: {exc}")
+        if state.result is None:
+            open_.append(n)
             continue
-        notes = tuple(
-            f"{label} game {n} move {i}: {ev.nick}'s pass, whose rack nothing shows, "
-            f"is written with the stand-in tile {ev.rack} (#{UNKNOWN_RACK_PRAGMA})"
-            for i, ev in enumerate(record.events, start=1)
-            if any(pr.name == UNKNOWN_RACK_PRAGMA for pr in ev.pragmas)
-        )
-        out.append(GcgFile(n, write_gcg(record).encode(record.encoding), notes))
-    return out, problems
+        first = next((ev.first for _, ev in game if isinstance(ev, GameStarted)), None)
+        done.append(KnownGame(f"{label}#{n}", label, n, state, first))
+    return done, open_
 
 
-def export_game(label: str, events: Sequence[tuple[int, Event]], directory: Path) -> ExportReport:
-    """The log as JSON Lines (``<label>.jsonl``) and each board game as GCG
-    (``<label>.gcg``; ``<label>-<n>.gcg`` when the log holds several games)."""
-    out = ExportReport()
-    directory.mkdir(parents=True, exist_ok=True)
-    name = _file_name(label)
-    log_path = directory / f"{name}.jsonl"
-    log_path.write_bytes(b"".join(encode_event(ev) + b"\n" for _, ev in events))
-    out.paths.append(log_path)
-    files, out.problems = gcg_files(label, events)
-    several = len(files) + len(out.problems) > 1  # one file or problem per game
-    for f in files:
-        gcg = directory / (f"{name}-{f.number}.gcg" if several else f"{name}.gcg")
-        gcg.write_bytes(f.data)
-        out.paths.append(gcg)
-        out.notes.extend(f.notes)
+def finished_games(logs: Iterable[tuple[str, Sequence[tuple[int, Event]]]]) -> list[KnownGame]:
+    """Every finished game of the logs (each ``(label, events)``), by label and order."""
+    out: list[KnownGame] = []
+    for label, events in sorted(logs, key=lambda log: log[0]):
+        out += log_games(label, events)[0]
     return out
 
 
@@ -205,7 +144,7 @@ def export_results(
         if rnd is None:
             missing.append(g.describe())
             continue
-        results.append(game_result(g.state, rnd))
+        results.append(g.result(rnd))
     if not games:
         out.problems.append("no finished game: no results file")
         return out
