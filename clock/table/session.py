@@ -6,12 +6,15 @@ the ``--clock`` spec, builds the :class:`~clock.table.service.TableService`, and
 when started, runs the service, attaches the venue publisher when the clock is
 on a broker, and starts a game when the rule below says so.
 
-The clock spec: ``emulated`` (an :class:`~clock.device.emulated.EmulatedClock`
-set to the variant's time per player, driven by keys or ``press`` lines),
-``none``, or a transport's spec (``serial:PATH``, ``mqtt:URL``), opened by the
-``open_device`` the caller passes in: the transports live in
-``firmware_bridge``, above this package, which wires them in
-(:func:`firmware_bridge.host.devices.open_table`).
+The clock is named by the ``--clock`` text, parsed once into a
+:class:`~clock.device.clock_spec.ClockSpec` by a registry of transports and opened
+by it. This package's registry (:data:`~clock.device.clock_spec.CLOCKS`) knows
+``emulated`` (an :class:`~clock.device.emulated.EmulatedClock` set to the
+variant's time per player, driven by keys or ``press`` lines) and ``none``; the
+transports to real clocks live in ``firmware_bridge``, above this package, which
+passes its registry in, and what runs beside the service there (the venue
+publisher, on a broker) as an :data:`Attachment`
+(:func:`firmware_bridge.tables.open_table`). This module knows nothing of either.
 
 **When a game starts (the one rule).** A new game starts when the log holds
 none yet, or when the caller asks for one (``new_game``) and the log's game is
@@ -35,8 +38,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
+from clock.device.clock_spec import CLOCKS, ClockContext, ClockRegistry, ClockSpec, ClockSpecError
 from clock.device.emulated import EmulatedClock
-from clock.device.interface import ClockDevice
 from clock.table.service import Ack, TableService
 from clock.timeline import MonotonicTimeline, Timeline
 from clock.user_files import load_variant
@@ -45,43 +48,20 @@ from engine.events import GameStarted
 from engine.tournament.assignment import Assignment
 
 __all__ = [
-    "DeviceOpener",
-    "Publisher",
+    "Attachment",
     "SessionError",
     "TableSession",
     "TableSpec",
     "assigned",
-    "mqtt_url",
     "next_game_ready",
+    "parse_clock",
     "same_game",
     "starts_a_game",
 ]
 
-DeviceOpener = Callable[[str, Timeline, int], ClockDevice | None]
-"""Opens a transport's clock from its spec; None when no transport knows the spec.
-Raises ValueError for a spec it knows but cannot accept (a bad option)."""
-
-Publisher = Callable[[TableService, str], contextlib.AbstractAsyncContextManager[object]]
-"""Publishes a running table on the venue broker at the URL (an ``mqtt:`` clock's URL)."""
-
-ClockSpec = str
-"""``emulated``, ``none``, ``serial:PATH[,options]``, or a broker URL (``mqtt://...``,
-``mqtts://...``, also written ``mqtt:mqtt://...``)."""
-
-
-def mqtt_url(clock: ClockSpec) -> str | None:
-    """The broker URL of a clock on MQTT, or None for any other clock.
-
-    >>> mqtt_url("mqtt://venue:1883/club/t7"), mqtt_url("mqtt:mqtts://venue/club/t7")
-    ('mqtt://venue:1883/club/t7', 'mqtts://venue/club/t7')
-    >>> mqtt_url("serial:/dev/ttyACM0") is None
-    True
-    """
-    if clock.startswith(("mqtt://", "mqtts://")):
-        return clock
-    if clock.startswith("mqtt:"):
-        return clock.removeprefix("mqtt:")
-    return None
+Attachment = Callable[[TableService], contextlib.AbstractAsyncContextManager[object]]
+"""What runs beside a running table's service, entered once the service runs and left
+before it stops (the venue publisher of a table on a broker)."""
 
 
 class SessionError(ValueError):
@@ -102,8 +82,9 @@ class TableSpec:
     """Who starts a new game."""
     mode: Literal["board", "scoresheet"] | None = None
     """Overrides the variant's mode for a new game."""
-    clock: ClockSpec = "emulated"
-    """Which clock the table runs on."""
+    clock: str = "emulated"
+    """Which clock the table runs on: the ``--clock`` text (parsed by the session's
+    registry of transports, :mod:`clock.device.clock_spec`)."""
     authority: Literal["host", "device"] = "host"
     """Whose times rule: the service's (host) or the device's at each press."""
     drift_ms: int = 250
@@ -167,15 +148,27 @@ def starts_a_game(state: GameState, *, new_game: bool) -> bool:
     return new_game and state.phase is Phase.OVER
 
 
+def parse_clock(text: str, clocks: ClockRegistry = CLOCKS) -> ClockSpec:
+    """The clock ``text`` names among ``clocks``.
+
+    Raises:
+        SessionError: It names none of them, or names one badly.
+    """
+    try:
+        return clocks.parse(text)
+    except ClockSpecError as exc:
+        raise SessionError(f"cannot open {exc}") from None
+
+
 class TableSession:
-    """One table: its log, its clock, its service and, on a broker, its publisher.
+    """One table: its log, its clock, its service and what is attached to it.
 
     Use ``async with TableSession(spec, ...) as session``, or :meth:`start` and
     :meth:`stop`. Listeners added to :attr:`service` before :meth:`start` see
     every commit from the game's start on.
 
     Raises:
-        SessionError: The clock spec names no clock, or a bad one.
+        SessionError: The clock spec names no clock in ``clocks``, or a bad one.
         engine.errors.EngineError: The variant cannot be loaded.
     """
 
@@ -184,31 +177,31 @@ class TableSession:
         spec: TableSpec,
         *,
         timeline: Timeline | None = None,
-        open_device: DeviceOpener | None = None,
-        publish: Publisher | None = None,
+        clocks: ClockRegistry = CLOCKS,
+        clock: ClockSpec | None = None,
+        attach: Attachment | None = None,
     ) -> None:
         self.spec = spec
         """What the table was asked to be."""
         self.timeline: Timeline = timeline or MonotonicTimeline()
         """The table's time."""
-        initial_ms = load_variant(spec.variant).initial_ms
-        self.emulated: EmulatedClock | None = None
+        if clock is None:
+            clock = parse_clock(spec.clock, clocks)
+        self.clock: ClockSpec = clock
+        """The clock it runs on, parsed."""
+        context = ClockContext(
+            self.timeline,
+            initial_ms=load_variant(spec.variant).initial_ms,
+            report_times=spec.authority == "device",
+        )
+        try:
+            device = clocks.open(clock, context)
+        except ClockSpecError as exc:
+            raise SessionError(f"cannot open {exc}") from None
+        except ValueError as exc:
+            raise SessionError(f"cannot open clock {clock.text!r}: {exc}") from None
+        self.emulated: EmulatedClock | None = device if isinstance(device, EmulatedClock) else None
         """The emulated clock, when the table runs on one (its buttons are keys)."""
-        device: ClockDevice | None = None
-        if spec.clock == "emulated":
-            self.emulated = EmulatedClock(
-                self.timeline, initial_ms=initial_ms, report_times=spec.authority == "device"
-            )
-            device = self.emulated
-        elif spec.clock != "none":
-            try:
-                device = open_device(spec.clock, self.timeline, initial_ms) if open_device else None
-            except ValueError as exc:
-                raise SessionError(f"cannot open clock {spec.clock!r}: {exc}") from None
-            if device is None:
-                raise SessionError(
-                    f"cannot open clock {spec.clock!r} (emulated, none, serial:PATH or mqtt:URL)"
-                )
         self.service = TableService(
             spec.log,
             timeline=self.timeline,
@@ -220,10 +213,11 @@ class TableSession:
         """The table's clock service."""
         self.started: Ack | None = None
         """The answer to the game start, when this session started a game."""
-        self._publish = publish if mqtt_url(spec.clock) is not None else None
+        self._attach = attach
         self._attached = contextlib.AsyncExitStack()
         self.publisher: object | None = None
-        """The venue publisher, once attached (a table whose clock is on a broker)."""
+        """What was attached, once the service runs (the venue publisher of a table
+        on a broker)."""
 
     async def __aenter__(self) -> TableSession:
         await self.start()
@@ -238,16 +232,11 @@ class TableSession:
         await self.begin()
 
     async def open(self) -> None:
-        """Run the service (replaying the log, recovering from a crash) and attach the
-        publisher."""
+        """Run the service (replaying the log, recovering from a crash) and enter the
+        attachment."""
         await self.service.start()
-        if self._publish is not None:
-            # The table's state and director commands on the same broker as its clock.
-            url = mqtt_url(self.spec.clock)
-            assert url is not None
-            self.publisher = await self._attached.enter_async_context(
-                self._publish(self.service, url)
-            )
+        if self._attach is not None:
+            self.publisher = await self._attached.enter_async_context(self._attach(self.service))
 
     async def begin(self) -> None:
         """Start a game when :func:`starts_a_game` says so (:attr:`started` answers it)."""
@@ -268,7 +257,7 @@ class TableSession:
             )
 
     async def stop(self) -> None:
-        """Detach the publisher, finish queued commands, stop the service."""
+        """Leave the attachment, finish queued commands, stop the service."""
         try:
             await self._attached.aclose()
         finally:

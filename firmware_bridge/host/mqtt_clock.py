@@ -126,6 +126,10 @@ class MqttClock:
             the table and this host.
         session_expiry_s: How long the broker keeps our session (and queues the
             device's presses) while we are disconnected.
+        session: The table process's one connection to ride
+            (:func:`firmware_bridge.mqtt.session.table_connection`, made by what
+            brings the table up and shared with its publisher); this clock takes its
+            two topics and closes it. By default the clock opens its own.
     """
 
     def __init__(
@@ -136,7 +140,7 @@ class MqttClock:
         identifier: str | None = None,
         session_expiry_s: int = 7200,
         timeline: Timeline | None = None,
-        share: bool = False,
+        session: MqttSession | None = None,
     ) -> None:
         table = table or broker.table
         if table is None:
@@ -158,22 +162,20 @@ class MqttClock:
         self._device_session: int | None = None
         self._awaiting: dict[int, list[Callable[[], None]]] = {}
         """Presses and pauses not yet on disk, by seq: the PUBACKs waiting for each."""
-        # Shared (the table process's one connection): the table's director commands
-        # come in on it too, for the publisher to take (MqttSession.route), and its
-        # will says the table is offline.
-        extra = (table.director_commands,) if share else ()
-        self.session = MqttSession(
+        if session is not None:
+            session.route(table.clock_events, self._on_message)
+            session.route(table.clock_status, self._on_message)
+            session.add_on_disconnect(self._on_disconnect)
+        self.session = session or MqttSession(
             broker,
             identifier=identifier or client_id("service", table.venue, table.table),
-            subscriptions=(table.clock_events, table.clock_status, *extra),
+            subscriptions=(table.clock_events, table.clock_status),
             on_message=self._on_message,
             on_disconnect=self._on_disconnect,
             session_expiry_s=session_expiry_s,
             manual_ack=True,
-            held_topics=extra,
-            will=aiomqtt.Will(table.status, b"offline", qos=1, retain=True) if share else None,
         )
-        """The broker connection (the table's only one when shared)."""
+        """The broker connection (the table's only one when it was handed one)."""
 
     @classmethod
     def from_url(
@@ -182,11 +184,10 @@ class MqttClock:
         *,
         identifier: str | None = None,
         timeline: Timeline | None = None,
-        share: bool = False,
     ) -> MqttClock:
-        """The clock of the table named by the URL path (``mqtt://host/<venue>/<table>``);
-        ``share``: its connection is the table's (the publisher joins it)."""
-        return cls(parse_url(url), identifier=identifier, timeline=timeline, share=share)
+        """The clock of the table named by the URL path (``mqtt://host/<venue>/<table>``),
+        on its own connection."""
+        return cls(parse_url(url), identifier=identifier, timeline=timeline)
 
     # --- ClockDevice ---------------------------------------------------------------
     async def events(self) -> AsyncIterator[DeviceEvent]:

@@ -37,7 +37,7 @@ from paho.mqtt import client as paho_client
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
-from firmware_bridge.mqtt.topics import TableTopics, table_from_path
+from firmware_bridge.mqtt.topics import TableTopics, client_id, table_from_path
 
 __all__ = [
     "DEFAULT_KEEPALIVE_S",
@@ -47,8 +47,10 @@ __all__ = [
     "MqttSession",
     "SessionStats",
     "TlsOptions",
+    "is_broker_url",
     "parse_url",
     "publish_properties",
+    "table_connection",
 ]
 
 log = logging.getLogger(__name__)
@@ -112,6 +114,19 @@ class BrokerSettings:
     """Seconds between pings: a silent peer is noticed after about 1.5 times this."""
     protocol: Literal[5, 4] = 5
     """MQTT 5 (default) or 4 (that is, 3.1.1: no properties; sessions via clean_session)."""
+
+
+BROKER_SCHEMES = ("mqtt://", "mqtts://")
+"""How a broker URL starts."""
+
+
+def is_broker_url(text: str) -> bool:
+    """Whether ``text`` is a broker URL (``mqtt://`` or ``mqtts://``), not yet checked.
+
+    >>> is_broker_url("mqtts://hub/club/t1"), is_broker_url("event.sqlite@t1")
+    (True, False)
+    """
+    return text.startswith(BROKER_SCHEMES)
 
 
 def parse_url(url: str, *, tls: TlsOptions | None = None) -> BrokerSettings:
@@ -339,6 +354,7 @@ class MqttSession:
         self._held: list[aiomqtt.Message] = []
         self._hook_tasks: set[asyncio.Future[None]] = set()
         self._connect_hooks: list[Callable[[], Awaitable[None]]] = []
+        self._disconnect_hooks: list[Callable[[str], None]] = []
 
     # --- sharing one connection ---------------------------------------------------
     def route(self, topic: str, handler: MessageHandler) -> None:
@@ -354,6 +370,11 @@ class MqttSession:
                 handler(msg)
             else:
                 self._held.append(msg)
+
+    def add_on_disconnect(self, hook: Callable[[str], None]) -> None:
+        """Tell ``hook`` why each connection ended (after ``on_disconnect``); it must not
+        block."""
+        self._disconnect_hooks.append(hook)
 
     def add_on_connect(self, hook: Callable[[], Awaitable[None]]) -> None:
         """Run ``hook`` after every connect (and now, if connected)."""
@@ -543,6 +564,8 @@ class MqttSession:
             log.warning("MQTT %s: connection lost: %s", self.identifier, why)
             if self._on_disconnect is not None:
                 self._on_disconnect(why)
+            for hook in self._disconnect_hooks:
+                hook(why)
         else:
             log.info("MQTT %s: cannot connect: %s", self.identifier, why)
 
@@ -617,3 +640,36 @@ class MqttSession:
             self.stats.published += 1
             if not item.done.done():
                 item.done.set_result(True)
+
+
+def table_connection(
+    broker: BrokerSettings,
+    table: TableTopics | None = None,
+    *,
+    identifier: str | None = None,
+    session_expiry_s: int = 7200,
+) -> MqttSession:
+    """A table process's one broker connection, made by what brings the table up and
+    handed to its clock link (``clock/events``, ``clock/status``) and its publisher
+    (``director/commands``), each taking its topics with :meth:`MqttSession.route`.
+
+    Messages are acknowledged after their handler (a press only once it is on disk:
+    :meth:`MqttSession.ack_later`); director commands that come before the publisher
+    routes them are held for it; the will says the table is ``offline``. The broker
+    keeps the session ``session_expiry_s`` (the clock's presses queue meanwhile).
+
+    Raises:
+        ValueError: No table given, and none in the broker URL's path.
+    """
+    table = table or broker.table
+    if table is None:
+        raise ValueError("a table's connection needs a table: a URL path /<venue>/<table>")
+    return MqttSession(
+        broker,
+        identifier=identifier or client_id("service", table.venue, table.table),
+        subscriptions=(table.clock_events, table.clock_status, table.director_commands),
+        session_expiry_s=session_expiry_s,
+        manual_ack=True,
+        held_topics=(table.director_commands,),
+        will=aiomqtt.Will(table.status, b"offline", qos=1, retain=True),
+    )

@@ -103,9 +103,10 @@ class TablePublisher:
         refresh_s: Republish the live document this often when nothing happens.
         snapshot_s: At most one snapshot this often while only the seq moves.
         snapshot_expiry_s: Message expiry of the retained snapshot.
-        session: The table's connection to share (its clock link's, made with
-            ``share=True``): one broker connection per table process. By default
-            the publisher opens its own.
+        session: The table process's one connection, shared with its clock link
+            (:func:`firmware_bridge.mqtt.session.table_connection`, made by what
+            brings the table up, which closes it). By default the publisher opens
+            its own.
     """
 
     def __init__(
@@ -169,24 +170,21 @@ class TablePublisher:
         """The broker connection (shared with the clock link, or its own)."""
 
     @classmethod
-    def from_url(cls, service: TableService, url: str, *, expiry_s: int = 60) -> TablePublisher:
+    def from_url(
+        cls,
+        service: TableService,
+        url: str,
+        *,
+        expiry_s: int = 60,
+        session: MqttSession | None = None,
+    ) -> TablePublisher:
         """The publisher for the table named by the URL path (``mqtt://host/<venue>/<table>``).
 
-        ``rackclock serve --clock mqtt://BROKER/VENUE/TABLE`` can attach one with the same URL.
+        ``session``: the table's one connection to share (see the class).
         """
-        from firmware_bridge.host.mqtt_clock import MqttClock
-
-        broker = parse_url(url)
-        dev = service.device
-        shared = (
-            dev.session
-            if isinstance(dev, MqttClock)
-            and dev.table == broker.table
-            and broker.table is not None
-            and dev.table.director_commands in dev.session.subscriptions
-            else None
+        return cls(
+            service, parse_url(url), expiry_s=expiry_s, refresh_s=expiry_s / 2, session=session
         )
-        return cls(service, broker, expiry_s=expiry_s, refresh_s=expiry_s / 2, session=shared)
 
     async def __aenter__(self) -> TablePublisher:
         self.start()

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, TypedDict
 if TYPE_CHECKING:
     from engine.tournament.assignment import Assignment
 
-__all__ = ["GameFields", "add_assignment", "game_fields", "players"]
+__all__ = ["GameFields", "add_assignment", "add_clock", "game_fields", "players"]
 
 
 def players(text: str) -> tuple[str, str]:
@@ -17,6 +17,14 @@ def players(text: str) -> tuple[str, str]:
     if len(names) != 2 or not all(names):
         raise argparse.ArgumentTypeError(f"needs two names separated by a comma, got {text!r}")
     return (names[0], names[1])
+
+
+def add_clock(cmd: argparse.ArgumentParser) -> None:
+    """``--clock CLOCK`` (serve, the table terminal, the scorekeeper): its forms and their
+    help are the transports' registry's (:mod:`firmware_bridge.host.transports`)."""
+    from firmware_bridge.host.transports import TRANSPORTS
+
+    cmd.add_argument("--clock", metavar="CLOCK", default="emulated", help=TRANSPORTS.help())
 
 
 def add_assignment(cmd: argparse.ArgumentParser) -> None:

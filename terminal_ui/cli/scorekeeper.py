@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from terminal_ui.cli.args import add_assignment, game_fields, players
+from terminal_ui.cli.args import add_assignment, add_clock, game_fields, players
 
 __all__ = ["register"]
 
@@ -33,9 +33,7 @@ def register(sub: Any) -> None:
         "--players", type=players, default="Player 1,Player 2", help="two names, comma-separated"
     )
     cmd.add_argument("--first", type=int, default=0, choices=(0, 1), help="who starts (0 or 1)")
-    cmd.add_argument(
-        "--clock", default="emulated", help="emulated (default), serial:PATH, mqtt:URL"
-    )
+    add_clock(cmd)
     cmd.add_argument("--high-contrast", action="store_true", help="the high-contrast theme")
     add_assignment(cmd)
     cmd.add_argument(

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import EngineError
-from terminal_ui.cli.args import add_assignment, game_fields, players
+from terminal_ui.cli.args import add_assignment, add_clock, game_fields, players
 
 __all__ = ["register"]
 
@@ -35,9 +35,7 @@ def register(sub: Any) -> None:
         "default: an existing log's own, its last game's)",
     )
     cmd.add_argument("--log", required=True, type=Path, help="SQLite event log (created if new)")
-    cmd.add_argument(
-        "--clock", default="emulated", help="emulated (default), none, serial:PATH or mqtt:URL"
-    )
+    add_clock(cmd)
     cmd.add_argument(
         "--players", type=players, default="Player 1,Player 2", help="two names, comma-separated"
     )
@@ -68,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     """Run the service until quit or end of input."""
     from clock.table.serve import logged_variant, serve
     from clock.table.session import SessionError, TableSpec
-    from firmware_bridge.host.devices import open_table
+    from firmware_bridge.tables import open_table
 
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     if args.variant is None and not args.assignment:

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from terminal_ui.cli.args import add_assignment, game_fields, players
+from terminal_ui.cli.args import add_assignment, add_clock, game_fields, players
 
 __all__ = ["register"]
 
@@ -30,9 +30,7 @@ def register(sub: Any) -> None:
     )
     cmd.add_argument("--first", type=int, default=0, choices=(0, 1))
     cmd.add_argument("--mode", choices=("board", "scoresheet"))
-    cmd.add_argument(
-        "--clock", default="emulated", help="emulated (default), serial:PATH, mqtt:URL"
-    )
+    add_clock(cmd)
     cmd.add_argument("--words", type=Path, help="word list for self-adjudication")
     cmd.add_argument("--high-contrast", action="store_true", help="the high-contrast theme")
     cmd.add_argument(

@@ -78,7 +78,7 @@ from engine.events import (
     TurnScored,
 )
 from engine.rules.state import GameState, Phase
-from firmware_bridge.host.devices import open_table
+from firmware_bridge.tables import open_table
 from terminal_ui.scorekeeper.config import ScorekeeperConfig
 from terminal_ui.scorekeeper.entry import (
     Entry,

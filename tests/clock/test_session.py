@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from clock.table.session import SessionError, TableSession, TableSpec, mqtt_url, starts_a_game
+from clock.device.clock_spec import CLOCKS, ClockContext, ClockSpec, Transport
+from clock.table.session import SessionError, TableSession, TableSpec, starts_a_game
 from clock.timeline import FakeTimeline
 from engine import GameState, Phase
 from engine.events import Resigned, Signed
@@ -68,12 +69,16 @@ def test_a_clock_nobody_can_open_is_refused(tmp_path: Path) -> None:
     with pytest.raises(SessionError, match="cannot open clock 'usb:7'"):
         TableSession(spec(tmp_path, clock="usb:7"))
 
-    def opener(spec: str, timeline: object, initial_ms: int) -> None:
+    def opener(spec: ClockSpec, context: ClockContext) -> None:
         raise ValueError("no good")
 
+    def parse(text: str) -> ClockSpec | None:
+        return ClockSpec(text) if text.startswith("serial:") else None
+
+    serial = Transport("serial", "serial:PATH", "a serial clock", ClockSpec, parse, opener)
     bad = spec(tmp_path, clock="serial:x,speed=9")
     with pytest.raises(SessionError, match="cannot open clock 'serial:x,speed=9': no good"):
-        TableSession(bad, open_device=opener)
+        TableSession(bad, clocks=CLOCKS.with_(serial))
 
 
 @pytest.mark.parametrize(
@@ -88,4 +93,7 @@ def test_a_clock_nobody_can_open_is_refused(tmp_path: Path) -> None:
     ],
 )
 def test_a_clock_on_the_broker_is_named_by_its_plain_url(clock: str, url: str | None) -> None:
-    assert mqtt_url(clock) == url
+    from firmware_bridge.host.transports import TRANSPORTS, MqttSpec
+
+    parsed = TRANSPORTS.parse(clock)
+    assert (parsed.url if isinstance(parsed, MqttSpec) else None) == url

@@ -25,6 +25,7 @@ from typing import Any
 import aiomqtt
 import pytest
 
+from clock.device.clock_spec import ClockContext
 from clock.device.interface import DeviceEvent, DeviceOffline, DeviceOnline, SidePressed
 from clock.log.eventlog import EventLog
 from clock.table.service import TableService, Update
@@ -32,8 +33,8 @@ from clock.timeline import MonotonicTimeline
 from engine.events import ClockPressed, Forfeited, GameStarted
 from firmware_bridge.device.firmware import ClockFirmware
 from firmware_bridge.device.mqtt_device import MqttDevice
-from firmware_bridge.host.devices import open_device
 from firmware_bridge.host.mqtt_clock import MqttClock, SeqFilter
+from firmware_bridge.host.transports import TRANSPORTS
 from firmware_bridge.mqtt.session import (
     Backoff,
     BrokerSettings,
@@ -238,7 +239,8 @@ def test_doctests() -> None:
 
 
 def test_devices_opens_an_mqtt_clock() -> None:
-    dev = open_device("mqtt:mqtt://127.0.0.1:1883/club/t9", MonotonicTimeline(), 1_500_000)
+    spec = TRANSPORTS.parse("mqtt:mqtt://127.0.0.1:1883/club/t9")
+    dev = TRANSPORTS.open(spec, ClockContext(MonotonicTimeline(), initial_ms=1_500_000))
     assert isinstance(dev, MqttClock)
     assert dev.table == TableTopics("club", "t9")
 

@@ -33,6 +33,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from clock.device.clock_spec import ClockContext
 from clock.device.interface import (
     DeviceEvent,
     DeviceOffline,
@@ -47,8 +48,8 @@ from clock.timeline import MonotonicTimeline
 from engine.events import ClockPressed, GameStarted
 from firmware_bridge.device.firmware import ClockFirmware
 from firmware_bridge.device.serial_runner import run_fd, run_serial
-from firmware_bridge.host.devices import open_device, parse_serial_spec
 from firmware_bridge.host.serial_clock import SerialClock
+from firmware_bridge.host.transports import TRANSPORTS, SerialSpec
 from firmware_bridge.wire.framing import FrameDecoder, FrameError, encode_frame
 from firmware_bridge.wire.hexdump import HexDump, decode_dump
 from firmware_bridge.wire.link_layer import Link
@@ -741,14 +742,16 @@ async def test_socket_url_to_a_clock_on_tcp(tmp_path: Path) -> None:
 
 
 def test_serial_specs() -> None:
-    assert parse_serial_spec("/dev/ttyACM0") == ("/dev/ttyACM0", {})
-    assert parse_serial_spec("socket://h:1,hexdump=/tmp/x.hex") == (
-        "socket://h:1",
-        {"hexdump": "/tmp/x.hex"},
+    assert TRANSPORTS.parse("serial:/dev/ttyACM0") == SerialSpec(
+        "serial:/dev/ttyACM0", "/dev/ttyACM0"
+    )
+    assert TRANSPORTS.parse("serial:socket://h:1,hexdump=/tmp/x.hex") == SerialSpec(
+        "serial:socket://h:1,hexdump=/tmp/x.hex", "socket://h:1", hexdump="/tmp/x.hex"
     )
     with pytest.raises(ValueError, match="unknown serial option"):
-        parse_serial_spec("/dev/ttyACM0,speed=9")
-    dev = open_device("serial:hwgrep://0483:5740", MonotonicTimeline(), 60_000)
+        TRANSPORTS.parse("serial:/dev/ttyACM0,speed=9")
+    spec = TRANSPORTS.parse("serial:hwgrep://0483:5740")
+    dev = TRANSPORTS.open(spec, ClockContext(MonotonicTimeline(), initial_ms=60_000))
     assert isinstance(dev, SerialClock)
     assert dev.url == "hwgrep://0483:5740"
 
