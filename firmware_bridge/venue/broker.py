@@ -193,6 +193,7 @@ class Mosquitto:
         """
         assert self.proc is None, "already running"
         out = self.log_path.open("ab")
+        logged = out.tell()  # this start's lines begin here (the log is appended to)
         try:
             # its own session: a ctrl+c at the terminal goes to us, and we stop it cleanly
             self.proc = subprocess.Popen(
@@ -210,11 +211,23 @@ class Mosquitto:
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 break
-            if listening(self.port, self.host):
+            # someone else may listen on the port (a broker that lost the race for it
+            # is still starting, then exits): ours says "running" once it has bound
+            if self._says_running(logged) and listening(self.port, self.host):
                 return
             time.sleep(0.01)
         self.kill()
         raise MosquittoError(f"mosquitto did not start on port {self.port}:\n{self.log()}")
+
+    def _says_running(self, offset: int) -> bool:
+        """Whether the log, after ``offset``, has mosquitto's line for a start that bound
+        every listener ("mosquitto version 2.0.11 running")."""
+        try:
+            with self.log_path.open("rb") as f:
+                f.seek(offset)
+                return b" running" in f.read()
+        except OSError:
+            return False
 
     def stop(self, timeout: float = 5.0) -> int | None:
         """Stop cleanly (SIGTERM: persistence is written), kill after ``timeout``;
