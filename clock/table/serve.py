@@ -42,7 +42,7 @@ __all__ = ["Follow", "logged_variant", "serve"]
 Follow = Callable[[Callable[[Assignment], None]], Coroutine[Any, Any, None]]
 """Hands each assignment the table is given to its callback, until cancelled (the
 broker's side is wired in by the command:
-:func:`terminal_ui.shared.assignment.follow_assignments`)."""
+:func:`firmware_bridge.venue.assignment_feed.follow_assignments`)."""
 
 
 def logged_variant(log: Path) -> str | None:

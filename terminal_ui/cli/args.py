@@ -90,7 +90,7 @@ def _assignment(args: argparse.Namespace) -> Assignment | None:
     if not args.assignment:
         return None
     from clock.user_files import load_variant
-    from terminal_ui.shared.assignment import load_assignment
+    from firmware_bridge.venue.assignment_feed import load_assignment
 
     game = load_assignment(args.assignment)
     load_variant(game.variant)

@@ -376,7 +376,7 @@ def _publish(args: argparse.Namespace) -> int:
         import asyncio
 
         from engine.tournament.assignment import round_assignments
-        from firmware_bridge.venue.assignments import publish_assignments
+        from firmware_bridge.venue.assignment_feed import publish_assignments
 
         with _open(args) as ledger:
             state, anchor = ledger.state, ledger.anchor
@@ -439,7 +439,7 @@ async def _published_anchor(url: str) -> Anchor:
     from clock.log.eventlog import LogError
     from clock.tournament.ledger import parse_anchor
     from engine.tournament.assignment import decode_assignment
-    from firmware_bridge.venue.assignments import retained_assignments
+    from firmware_bridge.venue.assignment_feed import retained_assignments
 
     broker, venue = _venue_broker(url)
     held = await retained_assignments(broker, venue)

@@ -105,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
             return 2
         follow = None
         if args.assignment:  # the next round's game, once the director publishes it
-            from terminal_ui.shared.assignment import follow_assignments
+            from firmware_bridge.venue.assignment_feed import follow_assignments
 
             follow = functools.partial(follow_assignments, args.assignment)
         return await serve(session, follow=follow)

@@ -48,7 +48,7 @@ from engine.rules.procedures.common import penalty
 from engine.rules.state import GameState, Phase
 from engine.tournament.assignment import Assignment
 from firmware_bridge.tables import open_table
-from terminal_ui.shared.assignment import follow_assignments
+from firmware_bridge.venue.assignment_feed import follow_assignments
 from terminal_ui.shared.command_input import CommandInput
 from terminal_ui.shared.help import HelpScreen, help_text
 from terminal_ui.shared.keys import CLOCK_KEYS, bindings, key_label

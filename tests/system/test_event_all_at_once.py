@@ -53,7 +53,7 @@ from engine.rules.state import Result as EndResult
 from engine.tournament.assignment import decode_assignment
 from engine.tournament.records import Result
 from firmware_bridge.mqtt.session import parse_url
-from firmware_bridge.venue.assignments import retained_assignments
+from firmware_bridge.venue.assignment_feed import retained_assignments
 from terminal_ui.director.app import DirectorApp
 from terminal_ui.director.config import DirectorConfig
 from terminal_ui.director.screens.event import EventScreen

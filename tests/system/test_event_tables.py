@@ -19,9 +19,12 @@ from clock.log.eventlog import EventLog
 from engine.events import GameStarted
 from engine.tournament.assignment import Assignment, decode_assignment
 from firmware_bridge.mqtt.session import parse_url
-from firmware_bridge.venue.assignments import publish_assignments, retained_assignments
+from firmware_bridge.venue.assignment_feed import (
+    load_assignment,
+    publish_assignments,
+    retained_assignments,
+)
 from terminal_ui.cli import main
-from terminal_ui.shared.assignment import load_assignment
 from tests.helpers import Broker
 
 EVENT = """

@@ -24,13 +24,13 @@ from engine.tournament.records import Entered, Result, Withdrew
 from engine.tournament.spec import Player, parse_event
 from engine.tournament.tsh import division_lines, parse_t, records_from_t
 from firmware_bridge.mqtt.session import parse_url
+from firmware_bridge.venue.assignment_feed import AssignmentError, load_assignment
 from firmware_bridge.venue.publisher import TablePublisher
 from terminal_ui.director.app import DirectorApp
 from terminal_ui.director.config import DirectorConfig
 from terminal_ui.director.screens.event import EventScreen
 from terminal_ui.scorekeeper.app import ScorekeeperApp
 from terminal_ui.scorekeeper.config import ScorekeeperConfig
-from terminal_ui.shared.assignment import AssignmentError, load_assignment
 from terminal_ui.table.app import TableApp
 from terminal_ui.table.config import TableConfig
 from tests.helpers import Broker

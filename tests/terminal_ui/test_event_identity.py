@@ -15,7 +15,7 @@ from clock.timeline import FakeTimeline
 from clock.tournament.ledger import EventLedger, read_event, verify_ledger
 from engine.events import GameStarted, Resigned, Signed
 from engine.tournament.pairing.pair_round import draw
-from terminal_ui.shared.assignment import load_assignment
+from firmware_bridge.venue.assignment_feed import load_assignment
 from tests.terminal_ui.test_event import EVENT, new_event
 from tests.terminal_ui.test_event_intake import refused, run
 

@@ -17,8 +17,8 @@ from textual.widgets import Static
 from clock.log.eventlog import EventLog
 from clock.timeline import FakeTimeline
 from engine.events import GameStarted, Resigned, Signed
+from firmware_bridge.venue.assignment_feed import load_assignment
 from terminal_ui.cli import main
-from terminal_ui.shared.assignment import load_assignment
 from terminal_ui.table.app import TableApp
 from terminal_ui.table.config import TableConfig
 from terminal_ui.table.screens import StartScreen, SummaryScreen

@@ -1,28 +1,52 @@
-"""Round assignments on the venue broker: the director's event publishes each
-table's game, retained, on the table's ``assignment`` topic; a table reads its own
-when it starts (docs/mqtt.md)."""
+"""A table's assignment, its game in the current round: published by the director's
+event on the venue broker, and read by a table from the broker or, without one,
+from the event's ledger.
+
+On the broker (docs/mqtt.md) each table's assignment is retained on its
+``assignment`` topic: :func:`publish_assignments` writes a round's (clearing the
+tables it does not use), :func:`retained_assignments` reads every table's,
+:func:`fetch_assignment` one table's, :func:`follow_assignment` each new one.
+
+``--assignment SOURCE`` (the table terminal, the scorekeeper, ``serve``) names
+where a table reads its own: the venue broker and the table
+(``mqtt://broker:1883/VENUE/TABLE``: the retained assignment), or the event's
+ledger and the table (``event.sqlite@t3``: the latest round paired in it):
+:func:`load_assignment` reads it once, :func:`follow_assignments` follows it.
+The record itself is :class:`engine.tournament.assignment.Assignment`.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 
 import aiomqtt
 
 from engine.tournament.assignment import Assignment, decode_assignment, encode_assignment
 from engine.tournament.errors import EventFileError
-from firmware_bridge.mqtt.session import BrokerSettings, MqttSession
+from firmware_bridge.mqtt.session import BrokerSettings, MqttSession, is_broker_url, parse_url
 from firmware_bridge.mqtt.topics import PREFIX, Role, TableTopics, client_id, parse_topic
 
 __all__ = [
+    "AssignmentError",
     "fetch_assignment",
     "follow_assignment",
+    "follow_assignments",
+    "load_assignment",
     "publish_assignments",
     "retained_assignments",
 ]
 
 log = logging.getLogger(__name__)
+
+
+class AssignmentError(ValueError):
+    """The assignment cannot be had, with the reason (the source quoted)."""
+
+
+# --- on the broker -----------------------------------------------------------------
 
 _QUIET_S = 0.3
 """After the wildcard subscription is acknowledged, the retained assignments are taken
@@ -193,3 +217,68 @@ async def fetch_assignment(
     finally:
         await session.close()
     return decode_assignment(payload, table.assignment)
+
+
+# --- --assignment SOURCE -------------------------------------------------------------
+
+
+def load_assignment(source: str, *, timeout_s: float = 10) -> Assignment:
+    """The assignment SOURCE names (blocking: it runs its own event loop for a broker).
+
+    Raises:
+        AssignmentError: A bad source, no such table in the round, or no broker.
+    """
+    from clock.log.eventlog import LogError
+    from engine.errors import EngineError
+
+    try:
+        if is_broker_url(source):
+            return _from_broker(source, timeout_s)
+        return _from_ledger(source)
+    except (LogError, EngineError, OSError) as exc:
+        raise AssignmentError(f"--assignment {source}: {exc}") from exc
+
+
+async def follow_assignments(source: str, on_assignment: Callable[[Assignment], None]) -> None:
+    """Hand ``on_assignment`` each assignment SOURCE gives the table, now and as the
+    director publishes new rounds, until cancelled. Only a broker's source is
+    followed; with a ledger's (``EVENTLOG@t3``) this returns at once: such a
+    table is started again for its next game."""
+    if not is_broker_url(source):
+        return
+    broker = parse_url(source)
+    if broker.table is not None:
+        await follow_assignment(broker, broker.table, on_assignment)
+
+
+def _from_broker(url: str, timeout_s: float) -> Assignment:
+    broker = parse_url(url)
+    if broker.table is None:
+        raise AssignmentError(f"--assignment {url}: name the table: mqtt://broker/VENUE/TABLE")
+    try:
+        return asyncio.run(fetch_assignment(broker, broker.table, timeout_s=timeout_s))
+    except TimeoutError:
+        raise AssignmentError(
+            f"--assignment {url}: no assignment for {broker.table.table} within {timeout_s:g} s "
+            "(is the round published? is the broker reachable?)"
+        ) from None
+
+
+def _from_ledger(source: str) -> Assignment:
+    from clock.tournament.ledger import read_ledger
+    from engine.tournament.assignment import round_assignments
+
+    path, sep, table = source.rpartition("@")
+    if not sep or not path or not table:
+        raise AssignmentError(
+            f"--assignment {source!r}: expected EVENTLOG@TABLE (event.sqlite@t3) "
+            "or mqtt://broker/VENUE/TABLE"
+        )
+    state = read_ledger(Path(path))  # read-only: the director's tools may be writing it
+    rounds = [max(d.pairings) for d in state.divisions.values() if d.pairings]
+    if not rounds:
+        raise AssignmentError(f"--assignment {source!r}: no round is paired yet")
+    for a in round_assignments(state, max(rounds)):
+        if table in (a.table_name, str(a.table)):
+            return a
+    raise AssignmentError(f"--assignment {source!r}: no table {table!r} in round {max(rounds)}")
