@@ -1,7 +1,11 @@
 """The packages import in one direction: engine at the bottom, then clock, then
-firmware_bridge, then terminal_ui; and firmware_bridge's host side never imports
-its device side. Every module is parsed with :mod:`ast`, imports inside functions
-included."""
+firmware_bridge, then terminal_ui. Inside firmware_bridge: the wire protocol and
+the broker connection (``mqtt``) at the bottom, the clock transports above them
+(``host``, and ``device``, which may use host's serial link but host never
+device), the venue above the MQTT plumbing and beside, never on, the transports
+(it never imports a clock class), and :mod:`firmware_bridge.tables`, which brings a
+table up with both, on top. Every module is parsed with :mod:`ast`, imports inside
+functions included."""
 
 from __future__ import annotations
 
@@ -21,7 +25,20 @@ ALLOWED: dict[str, frozenset[str]] = {
 """What each package may import of ours."""
 
 FORBIDDEN_PREFIXES: dict[str, tuple[str, ...]] = {
-    "firmware_bridge.host": ("firmware_bridge.device",),
+    "firmware_bridge.wire": (
+        "firmware_bridge.mqtt",
+        "firmware_bridge.host",
+        "firmware_bridge.device",
+        "firmware_bridge.venue",
+    ),
+    "firmware_bridge.mqtt": (
+        "firmware_bridge.host",
+        "firmware_bridge.device",
+        "firmware_bridge.venue",
+    ),
+    "firmware_bridge.host": ("firmware_bridge.device", "firmware_bridge.venue"),
+    "firmware_bridge.device": ("firmware_bridge.venue",),
+    "firmware_bridge.venue": ("firmware_bridge.host", "firmware_bridge.device"),
 }
 """Within a package: a subpackage that must not import another."""
 
@@ -89,3 +106,37 @@ def test_the_detector_catches_each_kind() -> None:
         "h.py:4: firmware_bridge.host imports firmware_bridge",
     ]
     assert violations("terminal_ui.cli", source, "t.py") == []
+
+
+def test_the_detector_catches_each_floor_inside_firmware_bridge() -> None:
+    source = (
+        "from firmware_bridge.host.mqtt_clock import MqttClock\n"
+        "def f():\n"
+        "    import firmware_bridge.device.gateway\n"
+        "from firmware_bridge import venue\n"
+        "from firmware_bridge.mqtt.session import MqttSession\n"
+        "from firmware_bridge.wire import protocol\n"
+    )
+    assert violations("firmware_bridge.venue.publisher", source, "v.py") == [
+        "v.py:1: firmware_bridge.venue imports firmware_bridge.host.mqtt_clock",
+        "v.py:3: firmware_bridge.venue imports firmware_bridge.device.gateway",
+    ]
+    assert violations("firmware_bridge.mqtt.session", source, "m.py") == [
+        "m.py:1: firmware_bridge.mqtt imports firmware_bridge.host.mqtt_clock",
+        "m.py:3: firmware_bridge.mqtt imports firmware_bridge.device.gateway",
+        "m.py:4: firmware_bridge.mqtt imports firmware_bridge",
+    ]
+    assert violations("firmware_bridge.wire.protocol", source, "w.py") == [
+        "w.py:1: firmware_bridge.wire imports firmware_bridge.host.mqtt_clock",
+        "w.py:3: firmware_bridge.wire imports firmware_bridge.device.gateway",
+        "w.py:4: firmware_bridge.wire imports firmware_bridge",
+        "w.py:5: firmware_bridge.wire imports firmware_bridge.mqtt.session",
+    ]
+    assert violations("firmware_bridge.host.serial_clock", source, "h.py") == [
+        "h.py:3: firmware_bridge.host imports firmware_bridge.device.gateway",
+        "h.py:4: firmware_bridge.host imports firmware_bridge",
+    ]
+    assert violations("firmware_bridge.device.gateway", source, "d.py") == [
+        "d.py:4: firmware_bridge.device imports firmware_bridge",
+    ]
+    assert violations("firmware_bridge.tables", source, "t.py") == []

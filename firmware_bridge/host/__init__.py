@@ -1,3 +1,4 @@
 """The host's side of a clock link: serial and MQTT clocks as table devices
-(:class:`clock.device.interface.ClockDevice`), and opening one from a ``--clock`` URL.
-Never imports the device side."""
+(:class:`clock.device.interface.ClockDevice`), and the registry that parses a
+``--clock`` spec and opens its transport (:mod:`firmware_bridge.host.transports`).
+Never imports the device side or the venue."""

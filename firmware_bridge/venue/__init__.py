@@ -1,2 +1,3 @@
-"""The venue broker: MQTT sessions, topics, the managed mosquitto, the table's state
-publisher, the director's link and the hub's archive."""
+"""The venue, above the MQTT plumbing (:mod:`firmware_bridge.mqtt`) and never on a clock
+transport: the table's state publisher, the director's link, the hub's archive, the
+managed mosquitto, the round's assignments and the venue page."""
