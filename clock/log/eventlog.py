@@ -44,6 +44,7 @@ from engine.events import Event, decode_event, encode_event
 __all__ = [
     "FORMAT",
     "FORMAT_VERSION",
+    "LEDGER_FORMAT",
     "ZERO_HASH",
     "EventLog",
     "ImportResult",
@@ -63,6 +64,9 @@ __all__ = [
 
 FORMAT = "rackclock-eventlog"
 """The ``meta`` table's ``format`` value: what marks a file as an event log."""
+LEDGER_FORMAT = "rackclock-event"
+"""The ``format`` an event's ledger (:mod:`clock.tournament.ledger`) writes: a file of
+the other kind is named for what it is, in either reader's refusal."""
 FORMAT_VERSION = 1
 """The ``meta`` table's ``version`` value this module reads and writes."""
 ZERO_HASH = bytes(32)
@@ -559,6 +563,10 @@ def _create_schema(conn: sqlite3.Connection, created: str | None) -> None:
 
 def _check_format(conn: sqlite3.Connection, shown: str, names: set[str]) -> None:
     """Raise LogError unless the file says it is an event log of a known version."""
+    if "meta" in names and "events" not in names:
+        kind = conn.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
+        if kind is not None and kind[0] == LEDGER_FORMAT:
+            raise LogError(f"{shown} is an event's ledger; give a table's game log")
     if not {"meta", "events", "head"} <= names:
         raise LogError(f"{shown} is not a rackclock event log (no meta, events and head tables)")
     meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())

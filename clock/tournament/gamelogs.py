@@ -45,6 +45,10 @@ def read_game_log(path: Path) -> list[tuple[int, Event]]:
         # benchmark: verifying and then loading read each log twice).
         found, events = verify_and_read(path)
         if not found.ok:
+            if found.count == 0 and all(seq == 0 for seq, _ in found.problems):
+                # not a game log at all (an event's ledger, another SQLite file): the
+                # file's kind is the refusal, not a chain that breaks
+                raise LogError(found.problems[-1][1])
             seqs = [seq for seq, _ in found.problems if seq > 0]
             first = min(seqs) if seqs else 0
             why = next(msg for seq, msg in found.problems if seq == first)

@@ -1,4 +1,6 @@
-"""An event's log: append-only, hash-chained SQLite, like a table's game log.
+"""An event's ledger: the tournament's log, append-only, hash-chained SQLite, like a
+table's game log (the word "ledger" keeps the two apart: a game log holds one
+table's events, the ledger the event's pairings and results).
 
 Each row holds one :mod:`engine.tournament.records` record as JSON and the
 SHA-256 chain hash of the log's :func:`clock.log.eventlog.chain_hash`, so a
@@ -10,7 +12,7 @@ file cut or rewritten as a whole. A record is checked against the event as it
 stands before it is written (a refused record is not written: the log is
 unchanged), and committed with ``synchronous=FULL``.
 
-Several processes may write one event's log at once (the director's console and
+Several processes may write one event's ledger at once (the director's console and
 the ``rackclock event`` commands): each append takes SQLite's write lock, reads
 the records others appended since, applies them, and only then checks and
 appends its own, so no writer refuses on a stale view or forks the chain. A
@@ -30,16 +32,17 @@ from types import TracebackType
 
 import msgspec
 
-from clock.log.eventlog import ZERO_HASH, LogError, chain_hash, connect, disconnect
+from clock.log import eventlog
+from clock.log.eventlog import LEDGER_FORMAT, ZERO_HASH, LogError, chain_hash, connect, disconnect
 from clock.user_files import load_variant
 from engine.errors import DataFileError
 from engine.rules.variant import register_variant
 from engine.tournament.records import Created, Record, decode_record, encode_record
 from engine.tournament.state import EventState, replay
 
-__all__ = ["Anchor", "EventLedger", "parse_anchor", "read_event", "verify_ledger"]
+__all__ = ["Anchor", "EventLedger", "parse_anchor", "read_ledger", "verify_ledger"]
 
-FORMAT = "rackclock-event"
+FORMAT = LEDGER_FORMAT
 
 _APPEND_ONLY = "the event log is append-only"
 _SCHEMA = (
@@ -72,7 +75,7 @@ _ANCHOR_SHOWN = 16
 
 
 class Anchor(msgspec.Struct, frozen=True):
-    """The log's head outside the file: how many records, and the last one's chain hash."""
+    """The ledger's head outside the file: how many records, and the last one's chain hash."""
 
     count: int
     hash: str
@@ -98,7 +101,7 @@ def parse_anchor(text: str) -> Anchor:
 
 
 class EventLedger:
-    """One event's log, open for reading and appending (or only reading)."""
+    """One event's ledger, open for reading and appending (or only reading)."""
 
     def __init__(
         self,
@@ -129,7 +132,7 @@ class EventLedger:
 
     @classmethod
     def create(cls, path: str | PathLike[str], event_text: str, source: str) -> EventLedger:
-        """Start a new event's log from its event file's text.
+        """Start a new event's ledger from its event file's text.
 
         Raises:
             LogError: The file exists or cannot be made.
@@ -137,7 +140,7 @@ class EventLedger:
         """
         where = Path(path)
         if where.exists():
-            raise LogError(f"{str(where)!r} already exists: an event's log is made once")
+            raise LogError(f"{str(where)!r} already exists: an event's ledger is made once")
         first = Created(event_text, source, uuid.uuid4().hex)  # this log's own event id
         replay([first])  # refuses a bad event file before the file is made
         try:
@@ -165,17 +168,18 @@ class EventLedger:
 
     @classmethod
     def open(cls, path: str | PathLike[str], *, readonly: bool = False) -> EventLedger:
-        """Open an event's log and replay it; ``readonly`` for a reader that follows
+        """Open an event's ledger and replay it; ``readonly`` for a reader that follows
         a log others write (a venue screen, ``verify``): it never writes, never
         checkpoints.
 
         Raises:
-            LogError: Not an event log, or its chain or head is broken (with the record).
+            LogError: Not an event's ledger (a table's game log is named as one), or its
+                chain or head is broken (with the record).
             TournamentError: A record the rules refuse (with its number).
         """
         shown = repr(str(path))
         if not Path(path).is_file():
-            raise LogError(f"no event log at {shown}")
+            raise LogError(f"no event's ledger at {shown}")
         try:
             conn, key = connect(Path(path), "ro" if readonly else "rw")
         except sqlite3.Error as exc:
@@ -192,7 +196,7 @@ class EventLedger:
             finally:
                 conn.execute("COMMIT")
             if not records:
-                raise LogError(f"{shown} holds no records: not an event's log")
+                raise LogError(f"{shown} holds no records: not an event's ledger")
             return cls(conn, key, str(path), records, version, readonly=readonly)
         except sqlite3.Error as exc:  # not SQLite at all, or SQLite refusing it
             disconnect(conn, key)
@@ -313,9 +317,9 @@ class EventLedger:
 
 def _sqlite_error(shown: str, exc: sqlite3.Error) -> LogError:
     """SQLite's refusal as the one line a reader gets: a file that is not SQLite
-    (``file is not a database``) is named as not an event log."""
+    (``file is not a database``) is named as not an event's ledger."""
     if isinstance(exc, sqlite3.DatabaseError) and "not a database" in str(exc):
-        return LogError(f"{shown} is not a rackclock event log (not an SQLite file: {exc})")
+        return LogError(f"{shown} is not an event's ledger (not an SQLite file: {exc})")
     return LogError(f"cannot read {shown}: {exc}")
 
 
@@ -328,7 +332,7 @@ def _add_head(conn: sqlite3.Connection, shown: str) -> None:
     try:
         names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     except sqlite3.Error as exc:
-        raise LogError(f"{shown} is not a rackclock event log: {exc}") from exc
+        raise LogError(f"{shown} is not an event's ledger: {exc}") from exc
     if "head" in names or "records" not in names:
         return
     conn.execute("BEGIN IMMEDIATE")
@@ -350,13 +354,18 @@ def _read(
     """The records after record ``after`` (whose hash is ``prev``), chain checked."""
     try:
         fmt = conn.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
+    except sqlite3.Error as exc:
+        raise LogError(f"{shown} is not an event's ledger: {exc}") from exc
+    if fmt is not None and fmt[0] == eventlog.FORMAT:  # named for what it is
+        raise LogError(f"{shown} is a table's game log; give the event's ledger")
+    if fmt is None or fmt[0] != FORMAT:
+        raise LogError(f"{shown} is not an event's ledger (format {fmt!r})")
+    try:
         rows = conn.execute(
             "SELECT seq, body, hash FROM records WHERE seq > ? ORDER BY seq", (after,)
         ).fetchall()
     except sqlite3.Error as exc:
-        raise LogError(f"{shown} is not a rackclock event log: {exc}") from exc
-    if fmt is None or fmt[0] != FORMAT:
-        raise LogError(f"{shown} is not a rackclock event log (format {fmt!r})")
+        raise LogError(f"{shown} is not an event's ledger: {exc}") from exc
     out: list[tuple[Record, bytes]] = []
     for want, (seq, body, digest) in enumerate(rows, start=after + 1):
         # a row edited by hand may hold text, not bytes: it cannot match its hash
@@ -399,7 +408,7 @@ def _check_head(conn: sqlite3.Connection, shown: str, count: int, last: bytes) -
 
 
 def verify_ledger(path: str | PathLike[str], *, anchor: Anchor | None = None) -> Anchor:
-    """The log's head, after checking the chain and the head row, replaying every
+    """The ledger's head, after checking the chain and the head row, replaying every
     record, and (given an ``anchor`` printed or published earlier) checking that the
     log still holds that record with that hash: a log may have grown since its
     anchor, never shrunk or changed under it. Opened read-only.
@@ -445,8 +454,8 @@ def _register_variants(state: EventState) -> None:
             register_variant(name, exc)
 
 
-def read_event(path: str | PathLike[str]) -> EventState:
-    """The event as its log stands, read without taking the writer's part.
+def read_ledger(path: str | PathLike[str]) -> EventState:
+    """The event as its ledger stands, read without taking the writer's part.
 
     Raises:
         LogError, TournamentError: It cannot be read.

@@ -1,12 +1,14 @@
-"""``rackclock event ...``: run a tournament from its event file and its log.
+"""``rackclock event ...``: run a tournament from its event file and its ledger.
 
-``new`` starts the event's log from an event file (TOML, docs/tournament.md);
+``new`` starts the event's ledger from an event file (TOML, docs/tournament.md);
 ``pair`` pairs the next round of each division by its plan; ``result`` records a
 result by hand (a correction needs ``--reason``); ``results`` takes finished
-games from table logs; ``standings``, ``show``, ``verify``; ``enter`` and
+games from the tables' game logs; ``standings``, ``show``, ``verify``; ``enter`` and
 ``withdraw`` for late entries and withdrawals; ``export tsh|naspa`` and
 ``import`` (tsh ``.t`` files). Every change is a record in the event's
-hash-chained log; a refused one leaves the log as it was.
+hash-chained ledger; a refused one leaves the ledger as it was. The work is
+below: the ledger in :mod:`clock.tournament`, the event's rules, text and files
+in :mod:`engine.tournament`; this module parses, calls and prints.
 """
 
 from __future__ import annotations
@@ -33,15 +35,15 @@ def register(sub: Any) -> None:
     def action(name: str, help_: str, handler: Any, *, log: bool = True) -> argparse.ArgumentParser:
         p: argparse.ArgumentParser = esub.add_parser(name, help=help_, description=help_)
         if log:
-            p.add_argument("log", type=Path, metavar="EVENTLOG", help="the event's log (.sqlite)")
+            p.add_argument("log", type=Path, metavar="LEDGER", help="the event's ledger (.sqlite)")
         p.set_defaults(handler=handler)
         return p
 
-    new = action("new", "start an event's log from its event file", _new, log=False)
+    new = action("new", "start an event's ledger from its event file", _new, log=False)
     new.add_argument("event_file", type=Path, metavar="EVENT.toml")
-    new.add_argument("-o", "--output", type=Path, metavar="EVENTLOG", help="default: EVENT.sqlite")
+    new.add_argument("-o", "--output", type=Path, metavar="LEDGER", help="default: EVENT.sqlite")
     action("show", "the divisions, players and rounds so far", _show)
-    ver = action("verify", "check the log's hash chain and head, and replay it", _verify)
+    ver = action("verify", "check the ledger's hash chain and head, and replay it", _verify)
     ver.add_argument(
         "--anchor", metavar="COUNT:HASH", help="as event pair/publish printed it: nothing cut since"
     )
@@ -71,9 +73,9 @@ def register(sub: Any) -> None:
         help="NAME (one of the two) forfeits: the other wins by the variant's forfeit spread",
     )
     res.add_argument("--reason", default="", help="why: required to correct a result")
-    games = action("results", "take finished games' results from table logs", _results)
+    games = action("results", "take finished games' results from the tables' game logs", _results)
     games.add_argument(
-        "games", nargs="+", type=Path, metavar="GAMELOG", help="table logs, or folders of them"
+        "games", nargs="+", type=Path, metavar="GAMELOG", help="game logs, or folders of them"
     )
     games.add_argument("--division", metavar="NAME", help="for games whose log does not say")
     games.add_argument("--round", type=int, metavar="N", help="for games whose log does not say")
@@ -106,12 +108,12 @@ def register(sub: Any) -> None:
         log=False,
     )
     exp.add_argument("format", choices=("tsh", "naspa"))
-    exp.add_argument("log", type=Path, metavar="EVENTLOG", help="the event's log (.sqlite)")
+    exp.add_argument("log", type=Path, metavar="LEDGER", help="the event's ledger (.sqlite)")
     exp.add_argument("-o", "--output", type=Path, metavar="DIR|FILE")
     imp = action(
-        "import", "start an event's log from tsh .t files (one per division)", _import, log=False
+        "import", "start an event's ledger from tsh .t files (one per division)", _import, log=False
     )
-    imp.add_argument("log", type=Path, metavar="EVENTLOG", help="the new event log (.sqlite)")
+    imp.add_argument("log", type=Path, metavar="LEDGER", help="the new event's ledger (.sqlite)")
     imp.add_argument("tfiles", nargs="+", type=Path, metavar="FILE.t")
     imp.add_argument("--rounds", type=int, metavar="N", help="rounds in all (default: as paired)")
     imp.add_argument("--system", default="swiss", help="how the rounds after are paired")
@@ -217,7 +219,7 @@ def _guard(args: argparse.Namespace, run: Any) -> int:
 def _open(args: argparse.Namespace) -> EventLedger:
     from clock.tournament.ledger import EventLedger
 
-    # a command that only reads opens the log read-only: the console may be writing it
+    # a command that only reads opens the ledger read-only: the console may be writing it
     return EventLedger.open(args.log, readonly=args.event_command in _READERS)
 
 
@@ -268,7 +270,7 @@ def _new(args: argparse.Namespace) -> int:
             for div in ledger.state.divisions.values():
                 size = f"{len(div.players)} players, {div.spec.rounds} rounds"
                 print(f"division {div.spec.name}: {size}")
-        print(f"event log: {out}")
+        print(f"event's ledger: {out}")
         return 0
 
     return _guard(args, run)
@@ -336,14 +338,14 @@ def _verify(args: argparse.Namespace) -> int:
         head = verify_ledger(args.log, anchor=anchor)
         print(f"{args.log}: {head.count} records, chain intact, head matches, anchor {head}")
         if anchor is None:
-            print("without --anchor or --broker a log cut short as a whole cannot be told")
+            print("without --anchor or --broker a ledger cut short as a whole cannot be told")
             return 0
         # An anchor covers the records up to it, no more: the broker's moves only on
         # publish, so the last round's later records (cut, the head set back) are not
         # covered by it, even when the log ends at the anchor.
         n = anchor.count
         print(
-            f"records 1..{n} are as anchored {source}; records after {n} (this log has "
+            f"records 1..{n} are as anchored {source}; records after {n} (this ledger has "
             f"{head.count}) are not covered by that anchor: check them against the anchor "
             "an export or `event show` printed"
         )
@@ -552,7 +554,7 @@ def _results(args: argparse.Namespace) -> int:
             if given.is_dir():
                 found = log_files([given])
                 if not found:
-                    say_once(f"{given}: no table logs in it")
+                    say_once(f"{given}: no game logs in it")
                 for path in found:
                     take(ledger, path)  # a folder scan: each file says what it skipped
             elif not take(ledger, given):
@@ -706,7 +708,7 @@ def _import(args: argparse.Namespace) -> int:
             for name, t in parsed:
                 for record in records_from_t(t, name):
                     ledger.append(record)
-            print(f"event log: {args.log} ({ledger.state.records} records)")
+            print(f"event's ledger: {args.log} ({ledger.state.records} records)")
         return 0
 
     return _guard(args, run)

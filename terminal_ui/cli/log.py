@@ -1,4 +1,5 @@
-"""``rackclock log verify|export|import``: the hash-chained event log."""
+"""``rackclock log verify|export|import``: a table's hash-chained game log (an event's
+ledger is checked with ``rackclock event verify``)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ __all__ = ["register"]
 
 def register(sub: Any) -> None:
     """Add the ``log`` command group."""
-    log = sub.add_parser("log", help="verify, export or import an event log")
+    log = sub.add_parser("log", help="verify, export or import a table's game log")
     lsub = log.add_subparsers(dest="log_command", metavar="ACTION", required=True)
     ver = lsub.add_parser(
         "verify",

@@ -135,11 +135,11 @@ def run(args: argparse.Namespace) -> int:
             return 2
     if args.event is not None:
         from clock.log.eventlog import LogError
-        from clock.tournament.ledger import read_event
+        from clock.tournament.ledger import read_ledger
         from engine.errors import EngineError
 
         try:  # refused at the start, not a page that never shows the standings
-            read_event(args.event)
+            read_ledger(args.event)
         except (OSError, LogError, EngineError) as exc:
             sys.stderr.write(f"rackclock venue: --event {args.event}: {exc}\n")
             return 1

@@ -1,8 +1,8 @@
 """The event at the director's desk (``rackclock director --event EVENTLOG``): results
 taken from the tables as their games are signed, and the round and standings live.
 
-Pure of Textual: :class:`EventDesk` holds the event's log; the console feeds it
-each table's log when it changes (offline) or when a table's state shows a
+Pure of Textual: :class:`EventDesk` holds the event's ledger; the console feeds it
+each table's game log when it changes (offline) or when a table's state shows a
 signed result (broker), and asks it for the text of the event screen.
 """
 
@@ -48,10 +48,10 @@ def game_identity(doc: dict[str, object]) -> str:
 
 
 class EventDesk:
-    """The event's log, open while the console runs."""
+    """The event's ledger, open while the console runs."""
 
     def __init__(self, path: Path) -> None:
-        """Open the event's log.
+        """Open the event's ledger.
 
         Raises:
             LogError, TournamentError: It cannot be read.
@@ -67,17 +67,17 @@ class EventDesk:
         return self.ledger.state
 
     def close(self) -> None:
-        """Close the event's log."""
+        """Close the event's ledger."""
         self.ledger.close()
 
     def refresh(self) -> bool:
-        """Take what others (``rackclock event`` in a shell) appended to the log since;
+        """Take what others (``rackclock event`` in a shell) appended to the ledger since;
         whether there was anything. The console calls it on its one-second refresh,
         so a pairing, a correction or a withdrawal made elsewhere shows within it."""
         try:
             return self.ledger.refresh()
         except EngineError as exc:
-            self.news.append(f"the event's log: {exc}")
+            self.news.append(f"the event's ledger: {exc}")
             del self.news[:-20]
             return False
 
@@ -89,7 +89,7 @@ class EventDesk:
         *,
         table: str | None = None,
     ) -> None:
-        """Take the signed results of a table's log (again only when ``key`` changed).
+        """Take the signed results of a table's game log (again only when ``key`` changed).
 
         ``table`` is the table the log came from (its topic on the broker): only a
         game naming it, and assigned to it in its round, is taken from it."""
@@ -115,7 +115,7 @@ class EventDesk:
         del self.news[:-20]
 
     def take_file(self, path: Path, name: str, key: object) -> None:
-        """Take the signed results of a table's log file, once it is found intact
+        """Take the signed results of a table's game log file, once it is found intact
         (a SQLite log's hash chain verifies; :mod:`clock.tournament.gamelogs`)."""
         if self._taken.get(name) == key:
             return

@@ -21,7 +21,7 @@ import pytest
 
 from clock.log.eventlog import LogError, held, peek
 from clock.log.reader import is_sqlite
-from clock.tournament.ledger import EventLedger, parse_anchor, read_event, verify_ledger
+from clock.tournament.ledger import EventLedger, parse_anchor, read_ledger, verify_ledger
 from engine.tournament.errors import TournamentError
 from engine.tournament.pairing.pair_round import draw
 from engine.tournament.records import Result
@@ -95,7 +95,7 @@ def test_readers_open_the_file_read_only_by_its_uri(
         return conn
 
     monkeypatch.setattr(sqlite3, "connect", connect)
-    read_event(log)
+    read_ledger(log)
     verify_ledger(log)
     with EventLedger.open(log, readonly=True):
         pass
@@ -205,7 +205,7 @@ def test_two_writer_processes_one_killed_lose_no_acknowledged_record(tmp_path: P
     assert steady.wait(60) == 0, steady.stderr.read() if steady.stderr else ""
     assert len(acked) >= 40 + 150
     head = verify_ledger(log)
-    players = read_event(log).division("A").players
+    players = read_ledger(log).division("A").players
     assert head.count == 1 + len(players) - 4  # the event file, then one entry a record
     assert set(acked) <= {p.name for p in players}
     order = "".join(p.name[0] for p in players[4:])  # the entries in the log's order

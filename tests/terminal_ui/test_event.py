@@ -115,7 +115,7 @@ def test_result_usage_names_two_players_and_their_scores() -> None:
     shown = rackclock("event", "result", "--help")
     assert shown.returncode == 0, shown.stderr
     usage = " ".join(shown.stdout.split())
-    assert "[--reason REASON] EVENTLOG ROUND NAME SCORE NAME SCORE record (or" in usage
+    assert "[--reason REASON] LEDGER ROUND NAME SCORE NAME SCORE record (or" in usage
     short = rackclock("event", "result", "e.sqlite", "1", "Ann", "400", "Ben")
     assert short.returncode == 2
     assert short.stderr.splitlines()[-1].endswith("the following arguments are required: SCORE")

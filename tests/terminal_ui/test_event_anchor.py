@@ -57,7 +57,7 @@ def test_the_anchor_goes_with_the_log_and_verify_checks_it(
     # the earlier copy passes verify alone, and fails against the later anchor
     code, out, _ = run(capsys, "event", "verify", early)
     assert code == 0
-    assert "a log cut short as a whole cannot be told" in out
+    assert "a ledger cut short as a whole cannot be told" in out
     code, out, err = run(capsys, "event", "verify", early, "--anchor", anchor)
     assert code == 1
     assert err.splitlines() == [

@@ -12,7 +12,7 @@ import pytest
 from clock.log.eventlog import EventLog
 from clock.table.session import TableSession, TableSpec, assigned
 from clock.timeline import FakeTimeline
-from clock.tournament.ledger import EventLedger, read_event, verify_ledger
+from clock.tournament.ledger import EventLedger, read_ledger, verify_ledger
 from engine.events import GameStarted, Resigned, Signed
 from engine.tournament.pairing.pair_round import draw
 from firmware_bridge.venue.assignment_feed import load_assignment
@@ -45,9 +45,9 @@ async def test_a_game_of_another_event_is_refused_with_one_line(
 ) -> None:
     walk = new_event(tmp_path)
     other = other_event(tmp_path)
-    assert read_event(other).id != read_event(walk).id
+    assert read_ledger(other).id != read_ledger(walk).id
     game = load_assignment(f"{other}@t1")
-    assert (game.event, game.event_id) == ("Other", read_event(other).id)
+    assert (game.event, game.event_id) == ("Other", read_ledger(other).id)
     t1 = await played(tmp_path / "other_t1.sqlite", f"{other}@t1")
     with EventLog.open_readonly(t1) as log:
         start = next(ev for _, ev in log.events() if isinstance(ev, GameStarted))
@@ -94,7 +94,7 @@ async def test_another_event_of_the_same_name_is_told_by_its_id(
     walk = new_event(tmp_path)
     (tmp_path / "again").mkdir()
     twin = new_event(tmp_path / "again")  # the same file made into a log again: a new id
-    assert read_event(twin).id != read_event(walk).id
+    assert read_ledger(twin).id != read_ledger(walk).id
     t1 = await played(tmp_path / "twin_t1.sqlite", f"{twin}@t1")
     line = refused(*run(capsys, "event", "results", walk, t1)[::2])
-    assert f"a game of another event named 'Club night' (id {read_event(twin).id};" in line
+    assert f"a game of another event named 'Club night' (id {read_ledger(twin).id};" in line

@@ -55,7 +55,7 @@ def test_a_file_that_is_not_sqlite_is_one_line_and_exit_1(
     code, _, err = run(capsys, "event", args[0], bad, *args[1:])
     line = refused(code, err)
     assert code == 1, err
-    assert f"{str(bad)!r} is not a rackclock event log" in line, line
+    assert f"{str(bad)!r} is not an event's ledger" in line, line
     assert "file is not a database" in line
     assert bad.read_bytes() == before
 
@@ -66,7 +66,7 @@ def test_export_naspa_of_a_file_that_is_not_sqlite(
     bad = not_sqlite(tmp_path / "random.sqlite")
     code, _, err = run(capsys, "event", "export", "naspa", bad, "-o", tmp_path / "r.txt")
     assert code == 1
-    assert "is not a rackclock event log" in refused(code, err)
+    assert "is not an event's ledger" in refused(code, err)
     assert not (tmp_path / "r.txt").exists()
 
 
@@ -99,7 +99,7 @@ def test_the_console_refuses_an_event_log_that_is_not_sqlite_before_the_screen(
     line = refused(code, err)
     assert code == 1
     assert line.startswith(f"rackclock director: --event {bad}: ")
-    assert "is not a rackclock event log" in line
+    assert "is not an event's ledger" in line
 
 
 def test_the_venue_page_refuses_an_event_log_that_is_not_sqlite_at_the_start(
@@ -304,7 +304,7 @@ def test_verify_on_the_broker_says_what_its_anchor_does_not_cover(
     assert code == 0, err
     n = published.count
     assert out.splitlines()[1] == (
-        f"records 1..{n} are as anchored on the broker; records after {n} (this log has {n}) "
+        f"records 1..{n} are as anchored on the broker; records after {n} (this ledger has {n}) "
         "are not covered by that anchor: check them against the anchor an export or "
         "`event show` printed"
     )
@@ -343,3 +343,46 @@ def test_gcg_files_keep_their_game_numbers_when_some_games_have_none(
     assert "#player1 Ann" in (tmp_path / "g1-2.gcg").read_text(encoding="utf-8")
     assert "t1 game 1: no GCG" in err
     assert "t1 game 3: no GCG" in err
+
+
+# --- a file of the other kind: a game log for the ledger, the ledger for a game log -------------
+
+
+def game_log(path: Path) -> Path:
+    """A table's game log: one game started."""
+    with EventLog.open(path) as glog:
+        glog.append(GameStarted(t=0, variant="naspa", players=("Ann Able", "Ben Baker")))
+    return path
+
+
+@pytest.mark.parametrize("args", [("standings",), ("show",), ("verify",), ("pair",)])
+def test_a_game_log_given_as_the_ledger_is_named_for_what_it_is(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: tuple[str, ...]
+) -> None:
+    t1 = game_log(tmp_path / "t1.sqlite")
+    before = t1.read_bytes()
+    code, _, err = run(capsys, "event", args[0], t1, *args[1:])
+    line = refused(code, err)
+    assert code == 1, err
+    assert line == (
+        f"rackclock event {args[0]}: {str(t1)!r} is a table's game log; give the event's ledger"
+    )
+    assert t1.read_bytes() == before
+    with pytest.raises(LogError, match="is a table's game log; give the event's ledger"):
+        EventLedger.open(t1)
+
+
+def test_the_ledger_given_as_a_game_log_is_named_for_what_it_is(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ledger = new_event(tmp_path)
+    wrong = f"{str(ledger)!r} is an event's ledger; give a table's game log"
+    code, _, err = run(capsys, "event", "results", ledger, ledger)
+    assert code == 1
+    assert err.splitlines() == [f"skipped {ledger}: {wrong}"]
+    for args in (("log", "verify", ledger), ("export", "gcg", ledger), ("replay", ledger)):
+        code, out, err = run(capsys, *args)
+        assert code != 0, (args, out, err)
+        assert wrong in out + err, (args, out, err)
+    with pytest.raises(LogError, match="is an event's ledger; give a table's game log"):
+        EventLog.open_readonly(ledger)
