@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.tournament.assignment import round_assignments
 from engine.tournament.errors import TournamentError
 from engine.tournament.records import Result
 from engine.tournament.scores import score_text
@@ -20,6 +21,7 @@ from engine.tournament.state import DivisionState, EventState
 
 __all__ = [
     "check_played_through",
+    "pairing_lines",
     "played_through",
     "result_line",
     "results_report",
@@ -48,6 +50,28 @@ def check_played_through(divs: Sequence[DivisionState], rnd: int | None) -> None
         if rnd > played:
             so_far = f"rounds 1-{played} have results" if played else "no round has a result yet"
             raise TournamentError(f"--round {rnd}: division {div.spec.name}: {so_far}")
+
+
+def pairing_lines(state: EventState, div: DivisionState, rnd: int) -> list[str]:
+    """The division's games of ``rnd`` at their tables (numbered as the broker and
+    ``LEDGER@tN`` number them: one function, ``round_assignments``), its byes and
+    notes, as ``event show`` and ``event pair`` print them."""
+    tables = {
+        a.seeds: a.table_name for a in round_assignments(state, rnd) if a.division == div.spec.name
+    }
+    paired = div.pairings[rnd]
+    out = []
+    for a, b in paired.pairs:
+        if not b:
+            out.append(f"    bye: {div.name(a)}")
+            continue
+        res = div.result(rnd, (a, b))
+        ruling = div.ruling(res) if res is not None else ""
+        score = f"  {score_text(*res.scores)}" if res is not None else ""
+        score += f" ({ruling})" if ruling else ""
+        out.append(f"    table {tables[(a, b)]:>4}: {div.name(a)} (first) v {div.name(b)}{score}")
+    out += [f"    note: {note}" for note in paired.notes]
+    return out
 
 
 def result_line(div: DivisionState, res: Result) -> str:

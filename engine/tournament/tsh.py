@@ -23,6 +23,8 @@ entry) is written the same way for the rounds before.
 
 from __future__ import annotations
 
+import json
+
 from engine.exports.roster import guess_filed
 from engine.exports.tfile import TLine, division_file, t_line
 from engine.tournament.errors import EventFileError
@@ -30,7 +32,14 @@ from engine.tournament.records import Paired, Record, Result, Withdrew
 from engine.tournament.spec import Player
 from engine.tournament.state import DivisionState, EventState
 
-__all__ = ["TshDivision", "division_lines", "event_t_files", "parse_t", "records_from_t"]
+__all__ = [
+    "TshDivision",
+    "division_lines",
+    "event_t_files",
+    "event_text_of_t",
+    "parse_t",
+    "records_from_t",
+]
 
 
 def division_lines(div: DivisionState) -> list[str]:
@@ -218,3 +227,27 @@ def _withdrawals(t: TshDivision) -> dict[int, int]:
         if rnd < len(opps):
             out[i] = rnd + 1
     return out
+
+
+def event_text_of_t(
+    name: str, divisions: list[tuple[str, TshDivision]], rounds: int | None, system: str
+) -> str:
+    """The event file (TOML, docs/tournament.md) of ``.t`` files read, for an event's
+    ledger to start from: each division with its players in line order, as many
+    rounds as ``rounds`` or as paired (whichever is more), the rounds tsh paired
+    coming in as they were (:func:`records_from_t`) and the plan's ``system``
+    pairing the rest."""
+    lines = [f"name = {json.dumps(name)}"]
+    for div, t in divisions:
+        paired = max((len(o) for o in t.opponents), default=0)
+        total = max(rounds or 0, paired, 1)
+        lines += [
+            "[[division]]",
+            f"name = {json.dumps(div)}",
+            f"rounds = {total}",
+            f'plan = [{{ rounds = "1-{total}", system = {json.dumps(system)} }}]',
+            "players = [",
+            *(f"  {{ name = {json.dumps(p.name)}, rating = {p.rating} }}," for p in t.players),
+            "]",
+        ]
+    return "\n".join(lines) + "\n"

@@ -14,7 +14,6 @@ in :mod:`engine.tournament`; this module parses, calls and prints.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -278,6 +277,8 @@ def _new(args: argparse.Namespace) -> int:
 
 def _show(args: argparse.Namespace) -> int:
     def run() -> int:
+        from engine.tournament.report import pairing_lines
+
         with _open(args) as ledger:
             st = ledger.state
             print(f"{st.spec.name}: {st.records} records")
@@ -289,34 +290,12 @@ def _show(args: argparse.Namespace) -> int:
                 for rnd, paired in sorted(div.pairings.items()):
                     left = len(div.missing(rnd))
                     print(f"  round {rnd} ({paired.system}): {left} game(s) without a result")
-                    _print_pairs(st, div, rnd)
+                    for line in pairing_lines(st, div, rnd):
+                        print(line)
             print(f"anchor {ledger.anchor} (event verify LOG --anchor {ledger.anchor})")
         return 0
 
     return _guard(args, run)
-
-
-def _print_pairs(state: EventState, div: DivisionState, rnd: int) -> None:
-    """The division's games of ``rnd`` at their tables (numbered as the broker and
-    ``EVENTLOG@tN`` number them: one function, ``round_assignments``), its byes and notes."""
-    from engine.tournament.assignment import round_assignments
-    from engine.tournament.scores import score_text
-
-    tables = {
-        a.seeds: a.table_name for a in round_assignments(state, rnd) if a.division == div.spec.name
-    }
-    paired = div.pairings[rnd]
-    for a, b in paired.pairs:
-        if not b:
-            print(f"    bye: {div.name(a)}")
-            continue
-        res = div.result(rnd, (a, b))
-        ruling = div.ruling(res) if res is not None else ""
-        score = f"  {score_text(*res.scores)}" if res is not None else ""
-        score += f" ({ruling})" if ruling else ""
-        print(f"    table {tables[(a, b)]:>4}: {div.name(a)} (first) v {div.name(b)}{score}")
-    for note in paired.notes:
-        print(f"    note: {note}")
 
 
 def _verify(args: argparse.Namespace) -> int:
@@ -357,6 +336,7 @@ def _verify(args: argparse.Namespace) -> int:
 def _pair(args: argparse.Namespace) -> int:
     def run() -> int:
         from engine.tournament.pairing.pair_round import draw
+        from engine.tournament.report import pairing_lines
 
         with _open(args) as ledger:
             for div in _divisions(ledger.state, args.division):
@@ -366,7 +346,8 @@ def _pair(args: argparse.Namespace) -> int:
                     continue
                 ledger.append(draw(div, rnd))
                 print(f"division {div.spec.name} round {rnd}:")
-                _print_pairs(ledger.state, div, rnd)
+                for line in pairing_lines(ledger.state, div, rnd):
+                    print(line)
             print(f"anchor {ledger.anchor} (keep it: event verify LOG --anchor {ledger.anchor})")
         return 0
 
@@ -470,39 +451,16 @@ def _unpair(args: argparse.Namespace) -> int:
 
 def _result(args: argparse.Namespace) -> int:
     def run() -> int:
-        from msgspec.structs import replace
-
-        from engine.tournament.errors import ResultError
-        from engine.tournament.records import Result
+        from engine.tournament.entry import typed_result
         from engine.tournament.report import result_line
 
         name_a, score_a, name_b, score_b = args.entries
-        sa, sb = int(score_a), int(score_b)  # whole numbers: _bad_input checked
+        a, b = (name_a, int(score_a)), (name_b, int(score_b))  # whole numbers: _bad_input
         with _open(args) as ledger:
             div = _one_division(ledger.state, args.division)
-            a, b = div.seed_of(name_a), div.seed_of(name_b)
-            pairs = div.pairings.get(args.round, None)
-            first_a = pairs is not None and (a, b) in pairs.pairs
-            first, second, scores = (a, b, (sa, sb)) if first_a else (b, a, (sb, sa))
-            res = Result(div.spec.name, args.round, first, second, scores, reason=args.reason)
-            if args.forfeit is not None:
-                loser = div.seed_of(args.forfeit)
-                if loser not in (a, b) or a == b:
-                    raise ResultError(
-                        f"--forfeit {args.forfeit!r}: name the player who forfeits, "
-                        f"{name_a!r} or {name_b!r}"
-                    )
-                # NZASP 10.2-10.3: the opponent wins by the forfeit spread, whatever
-                # the scores typed (they are kept, as typed, and decide nothing)
-                res = replace(
-                    res,
-                    kind="forfeit",
-                    winner=first if loser == second else second,
-                    spread=div.variant.forfeit_spread,
-                    cause="director",
-                )
+            res = typed_result(div, args.round, a, b, forfeit=args.forfeit, reason=args.reason)
             ledger.append(res)
-            print(result_line(div, div.results[args.round][(first, second)]))
+            print(result_line(div, div.results[args.round][(res.first, res.second)]))
         return 0
 
     return _guard(args, run)
@@ -683,28 +641,14 @@ def _export(args: argparse.Namespace) -> int:
 def _import(args: argparse.Namespace) -> int:
     def run() -> int:
         from clock.tournament.ledger import EventLedger
-        from engine.tournament.tsh import parse_t, records_from_t
+        from engine.tournament.tsh import event_text_of_t, parse_t, records_from_t
 
-        parsed = []
-        for path in args.tfiles:
-            parsed.append(
-                (path.stem.upper(), parse_t(path.read_text(encoding="iso-8859-1"), str(path)))
-            )
-        lines = [f"name = {json.dumps(args.log.stem)}"]
-        for name, t in parsed:
-            paired = max((len(o) for o in t.opponents), default=0)
-            rounds = max(args.rounds or 0, paired, 1)
-            # the rounds tsh paired come in as they were; the plan pairs the rest
-            lines += [
-                "[[division]]",
-                f"name = {json.dumps(name)}",
-                f"rounds = {rounds}",
-                f'plan = [{{ rounds = "1-{rounds}", system = {json.dumps(args.system)} }}]',
-                "players = [",
-                *(f"  {{ name = {json.dumps(p.name)}, rating = {p.rating} }}," for p in t.players),
-                "]",
-            ]
-        with EventLedger.create(args.log, "\n".join(lines) + "\n", "tsh import") as ledger:
+        parsed = [
+            (path.stem.upper(), parse_t(path.read_text(encoding="iso-8859-1"), str(path)))
+            for path in args.tfiles
+        ]
+        text = event_text_of_t(args.log.stem, parsed, args.rounds, args.system)
+        with EventLedger.create(args.log, text, "tsh import") as ledger:
             for name, t in parsed:
                 for record in records_from_t(t, name):
                     ledger.append(record)

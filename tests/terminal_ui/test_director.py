@@ -410,11 +410,20 @@ async def test_exports_gcg_log_and_results(tmp_path: Path) -> None:
         f"3 HAL/{hal - jo}: {letter(hal, jo)}4-{hal}",
         f"4 JO/{jo - hal}: {letter(jo, hal)}3-{jo}",
     ]
+    # tsh's p12 (1 went first, 2 second) from each log's game_started, as event export
+    # tsh writes it: the one .t writer
+    went = {
+        name: 1 if seat == ev.first else 2
+        for ev in (first[0], second[0])
+        if isinstance(ev, GameStarted)
+        for seat, name in enumerate(ev.players)
+    }
+    assert len(went) == 4
     assert (out / "a.t").read_text(encoding="iso-8859-1").splitlines() == [
-        f"Cyd 0 2; {cyd}",
-        f"Gus 0 1; {gus}",
-        f"Hal 0 4; {hal}",
-        f"Jo 0 3; {jo}",
+        f"Cyd 0 2; {cyd}; p12 {went['Cyd']}",
+        f"Gus 0 1; {gus}; p12 {went['Gus']}",
+        f"Hal 0 4; {hal}; p12 {went['Hal']}",
+        f"Jo 0 3; {jo}; p12 {went['Jo']}",
     ]
 
 
