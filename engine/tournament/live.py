@@ -12,10 +12,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
+
 from engine.exports.results import GameResult
+from engine.rules.game_report import GameReport, LiveReport
+from engine.rules.state import game_over_words
 from engine.tournament.intake import result_of_game
 from engine.tournament.records import Result
-from engine.tournament.scores import result_text
 from engine.tournament.standings import Standing
 from engine.tournament.state import DivisionState
 
@@ -47,8 +50,14 @@ class TableGame:
     """Who has signed the result."""
 
     @classmethod
-    def of(cls, rep: Mapping[str, Any]) -> TableGame | None:
-        """The game in a table's report, or None when the report names no two players."""
+    def of(cls, rep: LiveReport | GameReport | Mapping[str, Any]) -> TableGame | None:
+        """The game in a table's report (typed, or as JSON gives it), or None when
+        the report names no two players."""
+        if isinstance(rep, LiveReport | GameReport):
+            res = rep.result
+            # the result as the JSON has it: the standings read it so (live_result)
+            result = None if res is None else msgspec.to_builtins(res)
+            return cls(rep.players, rep.scores, result, rep.signed)
         players, scores = rep.get("players"), rep.get("scores")
         if not isinstance(players, list) or not isinstance(scores, list) or len(players) != 2:
             return None
@@ -66,23 +75,34 @@ class TableGame:
         return self.result is not None
 
 
-def phase_words(rep: Mapping[str, Any]) -> str:
+def phase_words(rep: LiveReport | GameReport | Mapping[str, Any]) -> str:
     """A table's phase as its report (``engine.rules.replay.report``) has it, a game
-    over worded by its result: ``game over: Ann Able wins: Ann Ames resigned (scores
-    Ann Able 0, Ann Ames 32; spread 50 by rule)``, never the bare scores, which name
-    the resigner's lead as if it won (the one wording: ``result_text``). The
-    console's overview and the venue page's table cards show it."""
+    over worded by its result (``engine.rules.state.game_over_words``, the one
+    wording ``GameState.describe_phase(result=True)`` gives too). The console's
+    overview and the venue page's table cards show it."""
+    if isinstance(rep, LiveReport | GameReport):
+        res = rep.result
+        if res is None:
+            return rep.phase_text
+        return game_over_words(
+            rep.players,
+            res.scores,
+            res.winner,
+            res.reason,
+            res.spread,
+            spread_recorded=res.spread_recorded,
+        )
     res, players = rep.get("result"), rep.get("players")
     if not isinstance(res, Mapping) or not isinstance(players, list) or len(players) != 2:
         return str(rep.get("phase_text") or "")
-    names = (str(players[0]), str(players[1]))
-    scores = (int(res["scores"][0]), int(res["scores"][1]))
-    winner = res.get("winner")
-    spread = int(res.get("spread") or 0)
-    recorded = res.get("spread_recorded") is not False  # TOR-11: no spread to say
-    reason = str(res.get("reason") or "")
-    words = result_text(names, scores, winner, reason, spread, spread_recorded=recorded)
-    return f"game over: {words}"
+    return game_over_words(
+        (str(players[0]), str(players[1])),
+        (int(res["scores"][0]), int(res["scores"][1])),
+        res.get("winner"),
+        str(res.get("reason") or ""),
+        int(res.get("spread") or 0),
+        spread_recorded=res.get("spread_recorded") is not False,  # TOR-11: no spread to say
+    )
 
 
 def live_result(div: DivisionState, round_: int, game: TableGame) -> Result:

@@ -30,18 +30,27 @@ from dataclasses import dataclass
 from typing import Any
 
 import aiomqtt
+import msgspec
 
 from engine.events import Event, encode_event
 from engine.rules.replay import Refused, Rejected, parse_jsonl_with_refused
 from firmware_bridge.mqtt.session import BrokerSettings, MqttSession, publish_properties
 from firmware_bridge.mqtt.topics import PREFIX, TableTopics, TopicError, parse_topic
 from firmware_bridge.venue.publisher import GET_LOG
+from firmware_bridge.venue.table_document import (
+    BadDocument,
+    LiveDocument,
+    document_age_ms,
+    is_stale,
+    read_live,
+)
 
 __all__ = ["DirectorError", "DirectorLink", "TableSnapshot", "reply_text"]
 
 log = logging.getLogger(__name__)
 
 _UNSAFE = str.maketrans({c: "_" for c in " /+#\t"})
+_as_received = msgspec.json.Decoder(dict[str, Any])
 
 
 class DirectorError(RuntimeError):
@@ -55,7 +64,8 @@ class TableSnapshot:
     table: TableTopics
     """Which table."""
     doc: dict[str, Any] | None = None
-    """The latest live document (docs/mqtt.md, "Table state"); None: none heard yet."""
+    """The latest live document as it came (docs/mqtt.md, "Table state"; the hub's
+    archive keeps it so, keys a newer table adds included); None: none heard yet."""
     removed: bool = False
     """The table removed its retained state (a clean stop); ``doc`` is the last one."""
     received_wall_ms: int = 0
@@ -64,24 +74,21 @@ class TableSnapshot:
     """The table terminal's retained status; None: not heard."""
     updates: int = 0
     """States received."""
+    live: LiveDocument | None = None
+    """``doc`` decoded: what the console reads."""
 
     def age_ms(self, wall_ms: int) -> int | None:
         """How old the state is: since it was published (never negative); None without one."""
-        if self.doc is None:
+        if self.live is None:
             return None
-        published = self.doc.get("published_at_ms")
-        at = published if isinstance(published, int) else self.received_wall_ms
-        return max(0, wall_ms - at)
+        return document_age_ms(self.live, wall_ms, self.received_wall_ms)
 
-    def stale(self, wall_ms: int, *, grace_ms: int = 1000) -> bool:
-        """No state, a removed one, or one older than its own expiry (a 3.1.1 broker
-        does not expire it; a subscriber that had it is never told)."""
-        age = self.age_ms(wall_ms)
-        if age is None or self.doc is None or self.removed:
+    def stale(self, wall_ms: int) -> bool:
+        """No state, a removed one, or one older than its own expiry
+        (:func:`firmware_bridge.venue.table_document.is_stale`, the one rule)."""
+        if self.live is None or self.removed:
             return True
-        expires = self.doc.get("expires_s")
-        limit = (expires if isinstance(expires, int) else 10) * 1000
-        return age > limit + grace_ms
+        return is_stale(self.live, wall_ms, self.received_wall_ms)
 
 
 def reply_text(reply: dict[str, Any]) -> str:
@@ -192,15 +199,13 @@ class DirectorLink:
         if not payload:  # a clean stop removed the retained document
             snap.removed = True
         else:
-            try:
-                doc = json.loads(payload)
-            except ValueError:
+            live = read_live(payload)
+            if isinstance(live, BadDocument):
+                log.debug("director: %s on %s", live, table.base)
                 self.garbage += 1
                 return
-            if not isinstance(doc, dict) or not isinstance(doc.get("state"), dict):
-                self.garbage += 1
-                return
-            snap.doc = doc
+            snap.live = live
+            snap.doc = _as_received.decode(payload)
             snap.removed = False
             snap.updates += 1
         snap.received_wall_ms = time.time_ns() // 1_000_000

@@ -48,7 +48,8 @@ from msgspec.structs import replace
 from clock.log.eventlog import LogError, export_jsonl
 from clock.table.service import Ack, TableService, Update
 from engine.events import decode_event, encode_event
-from engine.rules.replay import report
+from engine.rules.game_report import GameReport, LiveReport
+from engine.rules.replay import game_report, live_report
 from firmware_bridge.mqtt.session import (
     BrokerSettings,
     MqttSession,
@@ -56,6 +57,7 @@ from firmware_bridge.mqtt.session import (
     publish_properties,
 )
 from firmware_bridge.mqtt.topics import TableTopics, client_id
+from firmware_bridge.venue.table_document import DeviceStatus, TableDocument
 
 __all__ = ["GET_LOG", "GET_STATE", "STATE_VERSION", "TablePublisher", "ack_reply"]
 
@@ -233,25 +235,22 @@ class TablePublisher:
         st = svc.status
         now = svc.timeline.now_ms()
         clock = svc.state.clock
-        doc = {
-            "v": STATE_VERSION,
-            "venue": self.table.venue,
-            "table": self.table.table,
-            "seq": self._last_seq,
-            "published_at_ms": time.time_ns() // 1_000_000,
-            "expires_s": self.expiry_s if live else self.snapshot_expiry_s,
-            "device": {
-                "online": st.device_online,
-                "id": st.device_id,
-                "reason": st.device_reason,
-                "offline_since_ms": st.offline_since_ms,
-            },
+        doc = TableDocument[LiveReport | GameReport](
+            v=STATE_VERSION,
+            venue=self.table.venue,
+            table=self.table.table,
+            seq=self._last_seq,
+            published_at_ms=time.time_ns() // 1_000_000,
+            expires_s=self.expiry_s if live else self.snapshot_expiry_s,
+            device=DeviceStatus(
+                st.device_online, st.device_id, st.device_reason, st.offline_since_ms
+            ),
             # on the table's timeline: how long a neutralized clock has been stopped
-            "now_ms": now,
-            "neutralized_since_ms": clock.since_ms if clock.neutral else None,
-            "state": report(svc.state, now, live=live),
-        }
-        return json.dumps(doc, separators=(",", ":")).encode()
+            now_ms=now,
+            neutralized_since_ms=clock.since_ms if clock.neutral else None,
+            state=live_report(svc.state, now) if live else game_report(svc.state, now),
+        )
+        return msgspec.json.encode(doc)
 
     def _on_update(self, update: Update) -> None:
         if update.seq is not None and update.event is not None:

@@ -11,6 +11,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import msgspec
+
 from engine.clocktext import clock_text
 from engine.rules.procedures.turn import DRIFT_RULE
 from engine.rules.state import Phase
@@ -191,23 +193,22 @@ def snapshot_row(key: str, snap: TableSnapshot, wall_ms: int, neutral_alert_ms: 
 
     The running clock is moved on by the state's age, unless the state is stale.
     """
-    doc = snap.doc
-    if doc is None:
+    live, doc = snap.live, snap.doc
+    if live is None or doc is None:
         return empty_row(key, key, online=snap.online)
     stale = snap.stale(wall_ms)
     age = snap.age_ms(wall_ms)
-    rep = doc["state"]
-    since = doc.get("neutralized_since_ms")
-    now_ms = doc.get("now_ms")
-    if isinstance(since, int) and isinstance(now_ms, int):
-        since += int(rep["at_ms"]) - now_ms  # on the report's timeline
-    device = doc.get("device") or {}
+    since, now_ms = live.neutralized_since_ms, live.now_ms
+    if since is not None and now_ms is not None:
+        since += live.state.at_ms - now_ms  # on the report's timeline
+    device = msgspec.structs.asdict(live.device) if live.device is not None else {}
     return summarize(
         key,
         key,
-        rep,
+        # the report as it came: a row reads reports as mappings (a log file's too)
+        doc["state"],
         elapsed_ms=0 if stale else (age or 0),
-        neutral_since_ms=since if isinstance(since, int) else None,
+        neutral_since_ms=since,
         device_online=device.get("online"),
         table_online=snap.online,
         stale=stale,

@@ -12,10 +12,21 @@ import json
 import time
 from typing import Any
 
+import msgspec
+
 from engine.tournament.live import TableGame, phase_words, round_standings
 from engine.tournament.standings import Standing
 from engine.tournament.state import DivisionState, EventState
 from firmware_bridge.mqtt.topics import TableTopics, TopicError, parse_topic
+from firmware_bridge.venue.table_document import (
+    BadDocument,
+    LiveDocument,
+    Snapshot,
+    document_age_ms,
+    is_stale,
+    read_live,
+    read_snapshot,
+)
 
 __all__ = ["VenueModel", "table_topics"]
 
@@ -26,11 +37,13 @@ class VenueModel:
     def __init__(self, venue: str) -> None:
         self.venue = venue
         """The venue shown."""
-        self.live: dict[str, dict[str, Any]] = {}
+        self.live: dict[str, LiveDocument] = {}
         """Table -> its latest live document."""
+        self.received: dict[str, int] = {}
+        """Table -> when its live document arrived (Unix ms, this machine's clock)."""
         self.online: dict[str, bool] = {}
         """Table -> its terminal's status."""
-        self.snapshots: dict[str, dict[str, Any]] = {}
+        self.snapshots: dict[str, Snapshot] = {}
         """Table -> its latest full snapshot (board, history)."""
         self.assignments: dict[str, dict[str, Any]] = {}
         """Table -> its assignment in the round."""
@@ -54,15 +67,27 @@ class VenueModel:
         name = table.table
         if suffix == "status":
             self.online[name] = payload.strip() == b"online"
-        elif suffix in ("live", "state", "assignment"):
-            doc = _json(payload)
-            store = {"live": self.live, "state": self.snapshots, "assignment": self.assignments}
-            if doc is None:
-                store[suffix].pop(name, None)  # removed (a clean stop)
+        elif suffix == "live":
+            # empty: removed (a clean stop); one that does not read goes the same way
+            live = read_live(payload) if payload else None
+            if live is None or isinstance(live, BadDocument):
+                self.live.pop(name, None)
             else:
-                store[suffix][name] = doc
-            if suffix == "state":
-                return  # the board and moves are fetched on demand: no push
+                self.live[name] = live
+                self.received[name] = time.time_ns() // 1_000_000
+        elif suffix == "state":
+            snap = read_snapshot(payload) if payload else None
+            if snap is None or isinstance(snap, BadDocument):
+                self.snapshots.pop(name, None)
+            else:
+                self.snapshots[name] = snap
+            return  # the board and moves are fetched on demand: no push
+        elif suffix == "assignment":
+            doc = _json(payload)
+            if doc is None:
+                self.assignments.pop(name, None)
+            else:
+                self.assignments[name] = doc
         else:
             return
         self._push({"type": "table", "table": self.summary(name)})
@@ -77,33 +102,29 @@ class VenueModel:
     def summary(self, name: str) -> dict[str, Any]:
         """One table for the page: players, scores, clocks, phase, online, assignment."""
         doc = self.live.get(name)
-        rep = doc.get("state", {}) if doc else {}
+        rep = doc.state if doc is not None else None
         now = time.time_ns() // 1_000_000
-        published = doc.get("published_at_ms") if doc else None
-        expires = doc.get("expires_s") if doc else None
-        stale = (
-            isinstance(published, int)
-            and isinstance(expires, int)
-            and now - published > expires * 1000
-        )
+        received = self.received.get(name, now)
+        # the one rule the director's console follows too (table_document.is_stale)
+        stale = doc is not None and is_stale(doc, now, received)
         online = self.online.get(name)
         return {
             "table": name,
             "online": bool(online) and doc is not None and not stale,
             "status": "offline" if online is False else ("stale" if stale else "online"),
-            "players": rep.get("players"),
-            "scores": rep.get("scores"),
+            "players": list(rep.players) if rep else None,
+            "scores": list(rep.scores) if rep else None,
             "clocks": [
-                {"remaining_ms": c.get("remaining_ms"), "running": c.get("running")}
-                for c in rep.get("clocks", [])
+                {"remaining_ms": c.remaining_ms, "running": c.running}
+                for c in (rep.clocks if rep else ())
             ],
-            "phase": rep.get("phase"),
+            "phase": rep.phase if rep else None,
             # worded here, the one way (result_text): a game over says who won and why
             "phase_text": phase_words(rep) if rep else None,
-            "winner": _winner(rep.get("result")),
-            "result": rep.get("result"),
+            "winner": rep.result.winner if rep and rep.result else None,
+            "result": _plain(rep.result) if rep and rep.result else None,
             # the clocks were read at published_at_ms; the page moves the running one on
-            "age_ms": now - published if isinstance(published, int) else None,
+            "age_ms": document_age_ms(doc, now, received) if doc is not None else None,
             "assignment": self.assignments.get(name),
         }
 
@@ -145,7 +166,7 @@ class VenueModel:
         """The game of ``first`` and ``second`` as its table reports it (a game over
         counts by its ruled result in the standings, signed or not)."""
         for doc in self.live.values():
-            game = TableGame.of(doc.get("state", {}))
+            game = TableGame.of(doc.state)
             if game is not None and set(game.players) == {first, second}:
                 return game
         return None
@@ -166,13 +187,13 @@ class VenueModel:
         snap = self.snapshots.get(name)
         if snap is None:
             return None
-        rep = snap.get("state", {})
+        rep = snap.state
         return {
             "table": name,
-            "players": rep.get("players"),
-            "board": rep.get("board"),
-            "history": rep.get("history"),
-            "seq": snap.get("seq"),
+            "players": list(rep.players),
+            "board": None if rep.board is None else list(rep.board),
+            "history": _plain(rep.history),
+            "seq": snap.seq,
         }
 
     def watch(self) -> asyncio.Queue[dict[str, Any]]:
@@ -211,12 +232,9 @@ def _rows(div: DivisionState, table: list[Standing]) -> list[dict[str, Any]]:
     ]
 
 
-def _winner(result: object) -> int | None:
-    """The seat that won a game over (None: in play, a tie, or both lost)."""
-    if not isinstance(result, dict):
-        return None
-    winner = result.get("winner")
-    return winner if isinstance(winner, int) else None
+def _plain(value: object) -> Any:
+    """Structs as the JSON the browser gets (lists, not tuples)."""
+    return msgspec.json.decode(msgspec.json.encode(value))
 
 
 def _json(payload: bytes) -> dict[str, Any] | None:

@@ -1,0 +1,134 @@
+"""A table's state document on the broker (docs/mqtt.md, "Table state"): the
+envelope around the game's report, as the table's publisher writes it and the
+director's link and the venue page read it, and when it is too old to trust.
+
+The envelope is ``TableDocument[LiveReport]`` on ``live`` (:data:`LiveDocument`)
+and ``TableDocument[GameReport]`` on ``state`` (:data:`Snapshot`). A consumer
+reads a payload with :func:`read_live` or :func:`read_snapshot`, which give the
+document or a :class:`BadDocument` saying why not (the consumer drops it).
+"""
+
+from __future__ import annotations
+
+from typing import Generic, TypeVar
+
+import msgspec
+
+from engine.rules.game_report import GameReport, LiveReport
+
+__all__ = [
+    "STALE_GRACE_MS",
+    "BadDocument",
+    "DeviceStatus",
+    "LiveDocument",
+    "Snapshot",
+    "TableDocument",
+    "document_age_ms",
+    "is_stale",
+    "read_live",
+    "read_snapshot",
+]
+
+ReportT = TypeVar("ReportT", bound=LiveReport | GameReport)
+
+STALE_GRACE_MS = 1000
+"""How far past its expiry a document may be before it is stale: its age is read
+against the table's wall clock (``published_at_ms``), and two machines' clocks
+differ by a little."""
+_UNKNOWN_EXPIRY_S = 10
+"""The expiry assumed for a document that gives none."""
+
+
+class DeviceStatus(msgspec.Struct, frozen=True):
+    """The table's clock device, as its service sees it."""
+
+    online: bool | None = None
+    id: str = ""
+    reason: str = ""
+    """Why it is offline (``cable unplugged``); ``""`` while online."""
+    offline_since_ms: int | None = None
+    """On the table's timeline (``now_ms``): since when it has been offline."""
+
+
+class TableDocument(msgspec.Struct, Generic[ReportT], frozen=True, kw_only=True):
+    """The envelope: which table, when, its device, and the game's report in ``state``.
+
+    Defaults stand for keys a table of another version leaves out; the report
+    itself is required (a payload without one is no state)."""
+
+    v: int = 1
+    """The payload version (``STATE_VERSION``)."""
+    venue: str = ""
+    table: str = ""
+    seq: int | None = None
+    """The log's sequence number of the last event; None before the first."""
+    published_at_ms: int | None = None
+    """When it was published, on the table's wall clock (Unix ms)."""
+    expires_s: int | None = None
+    """Its message expiry."""
+    device: DeviceStatus | None = None
+    now_ms: int | None = None
+    """The table's time when it was published (its timeline, like ``state.at_ms``)."""
+    neutralized_since_ms: int | None = None
+    """On the table's timeline: since when a neutralized clock has been stopped."""
+    state: ReportT
+    """The game: ``report(..., live=True)`` on ``live``, the whole on ``state``."""
+
+
+LiveDocument = TableDocument[LiveReport]
+"""What a table publishes on ``live``."""
+Snapshot = TableDocument[GameReport]
+"""What a table publishes on ``state``."""
+
+
+class BadDocument(msgspec.Struct, frozen=True):
+    """A payload that is not a table's state document, and why (quoting it)."""
+
+    reason: str
+
+    def __str__(self) -> str:
+        return self.reason
+
+
+_live = msgspec.json.Decoder(LiveDocument)
+_snapshot = msgspec.json.Decoder(Snapshot)
+
+
+def _bad(payload: bytes, exc: msgspec.MsgspecError) -> BadDocument:
+    return BadDocument(f"not a table state document ({exc}): {payload[:80]!r}")
+
+
+def read_live(payload: bytes) -> LiveDocument | BadDocument:
+    """A ``live`` payload (not empty: an empty one removes the document), or why not."""
+    try:
+        return _live.decode(payload)
+    except msgspec.MsgspecError as exc:
+        return _bad(payload, exc)
+
+
+def read_snapshot(payload: bytes) -> Snapshot | BadDocument:
+    """A ``state`` payload (not empty), or why not."""
+    try:
+        return _snapshot.decode(payload)
+    except msgspec.MsgspecError as exc:
+        return _bad(payload, exc)
+
+
+def document_age_ms(doc: TableDocument[ReportT], wall_ms: int, received_wall_ms: int) -> int:
+    """How old ``doc`` is at ``wall_ms`` (never negative): since it was published, or,
+    when it does not say, since it arrived (``received_wall_ms``)."""
+    at = doc.published_at_ms if doc.published_at_ms is not None else received_wall_ms
+    return max(0, wall_ms - at)
+
+
+def is_stale(doc: TableDocument[ReportT], wall_ms: int, received_wall_ms: int) -> bool:
+    """Whether ``doc`` is older than its own expiry (plus :data:`STALE_GRACE_MS`) at
+    ``wall_ms``.
+
+    The broker drops an expired retained document for new subscribers, but one that
+    had it is never told, and an MQTT 3.1.1 broker expires nothing: each consumer
+    (the director's console, the venue page) asks this, the one rule. A document
+    without an expiry is given 10 s.
+    """
+    expires = doc.expires_s if doc.expires_s is not None else _UNKNOWN_EXPIRY_S
+    return document_age_ms(doc, wall_ms, received_wall_ms) > expires * 1000 + STALE_GRACE_MS
