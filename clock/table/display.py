@@ -13,7 +13,6 @@ from __future__ import annotations
 from engine.clocktext import penalty_rate
 from engine.rules.procedures.common import penalty
 from engine.rules.state import GameState, Phase
-from engine.tournament.scores import result_text
 
 __all__ = ["beeps_due", "display_text", "next_display_change"]
 
@@ -26,14 +25,10 @@ def display_text(state: GameState, now_ms: int) -> str:
     if state.variant is None or state.phase is Phase.NOT_STARTED:
         return ""
     names = state.players
-    if state.phase is Phase.OVER and state.result is not None:
-        res = state.result
-        # The one wording, its headline only: who won, and by what scores or why.
-        return result_text(names, res.scores, res.winner, res.reason, res.spread, short=True)
-    if state.phase is Phase.HOLD:
-        return "HOLD"
-    if state.phase is Phase.CHALLENGE:
-        return "CHALLENGE"
+    # the phase's short words (the one mapping): the result's headline, a hold, a challenge
+    word = state.describe_phase(short=True)
+    if word:
+        return word
     for seat in (0, 1):
         if state.locked[seat]:
             return f"CUTOFF {names[seat]}"

@@ -17,6 +17,7 @@ from engine.events import Actor
 from engine.play.placement import Placement
 from engine.rules.gameclock import GameClock
 from engine.rules.variant import Mode, Variant
+from engine.tournament.scores import result_text
 
 __all__ = [
     "EndReason",
@@ -29,6 +30,7 @@ __all__ = [
     "Turn",
     "TurnKind",
     "Verdict",
+    "game_over_words",
 ]
 
 EndReason = Literal[
@@ -292,14 +294,28 @@ class GameState(msgspec.Struct, frozen=True):
         """The other seat."""
         return 1 - player
 
-    def describe_phase(self) -> str:
-        """The phase in words, as the table screen shows it."""
+    def describe_phase(self, *, short: bool = False) -> str:
+        """The phase in words: the one mapping every screen, refusal and report uses
+        (a game over with its result: :func:`game_over_words`).
+
+        ``short``: the clock device's narrow line (``clock.table.display``), beside
+        the long form: the result's headline, ``HOLD``, ``CHALLENGE``, or ``""`` where
+        that line says what the clock does instead (neutral, overtime, a cutoff).
+        """
         name = self.players
         ph = self.phase
-        if ph is Phase.HOLD and self.last is not None:
-            return f"hold called by {name[1 - self.last.player]}"
+        res = self.result
+        if short and ph is Phase.OVER and res is not None:
+            return result_text(name, res.scores, res.winner, res.reason, res.spread, short=True)
+        if ph is Phase.HOLD:
+            if short:
+                return "HOLD"
+            if self.last is not None:
+                return f"hold called by {name[1 - self.last.player]}"
         if ph is Phase.CHALLENGE:
-            return "challenge: awaiting verdict"
+            return "CHALLENGE" if short else "challenge: awaiting verdict"
+        if short:
+            return ""
         if ph is Phase.SCORE_DISPUTE:
             return "score dispute"
         if ph is Phase.OVERDRAW and self.overdraw is not None:
@@ -318,3 +334,22 @@ class GameState(msgspec.Struct, frozen=True):
                 text += f" (neutralized: {self.clock.neutral})"
             return text
         return str(ph.value)
+
+
+def game_over_words(
+    names: tuple[str, str],
+    scores: tuple[int, int],
+    winner: int | None,
+    reason: str,
+    spread: int,
+    *,
+    spread_recorded: bool = True,
+) -> str:
+    """A game over with its result, the one wording (``result_text``): ``game over:
+    Ann Able wins: Ann Ames resigned (scores Ann Able 0, Ann Ames 32; spread 50 by
+    rule)``, never the bare scores, which name the resigner's lead as if it won.
+    The scorekeeper's phase line says it from a state (the spread said: its result
+    box says whether it counts), ``engine.tournament.live.phase_words`` from a
+    table's report (the console's overview, the venue page)."""
+    words = result_text(names, scores, winner, reason, spread, spread_recorded=spread_recorded)
+    return f"game over: {words}"

@@ -9,7 +9,7 @@ from __future__ import annotations
 from textual.markup import escape
 
 from engine.events import TurnScored
-from engine.rules.state import GameState, Phase, Ruling, Turn
+from engine.rules.state import GameState, Phase, Ruling, Turn, game_over_words
 from engine.tournament.scores import result_text
 from terminal_ui.scorekeeper.turn_book import TurnBook, TurnRef
 from terminal_ui.table.commands import next_step
@@ -155,7 +155,8 @@ def phase_line(st: GameState) -> str:
         phase += f" | {next_step(st)}"
     elif st.phase is Phase.OVER and st.result is not None:
         res = st.result
-        phase += ": " + result_text(st.players, res.scores, res.winner, res.reason, res.spread)
+        # the one wording; the spread said (the result box says whether it counts)
+        phase = game_over_words(st.players, res.scores, res.winner, res.reason, res.spread)
     elif st.phase is Phase.PLAYING and st.variant is not None and st.locked[st.turn]:
         # TOR-8: said in full where the scorekeeper looks, not only as a status word,
         # in a line that fits 120 columns
