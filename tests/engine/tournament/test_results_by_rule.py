@@ -19,14 +19,15 @@ from engine.events import (
 )
 from engine.exports.results import game_result
 from engine.rules.replay import replay as replay_game
-from engine.tournament.errors import ResultError, TournamentError
+from engine.tournament.entry import typed_result
+from engine.tournament.errors import EventFileError, ResultError, TournamentError
 from engine.tournament.intake import result_of_game
 from engine.tournament.naspa import event_naspa_lines
 from engine.tournament.pairing.pair_round import draw
 from engine.tournament.records import Created, Paired, Record, Result, Withdrew, decode_record
 from engine.tournament.report import standings_lines
 from engine.tournament.state import EventState, replay
-from engine.tournament.tsh import division_lines, parse_t, records_from_t
+from engine.tournament.tsh import division_lines, event_t_files, parse_t, records_from_t
 
 KOTH = """
 name = "Club night"
@@ -237,3 +238,36 @@ def test_a_withdrawal_goes_through_tsh_and_back() -> None:
     assert bdiv.left == {4: 2}
     assert set(bdiv.pairings[2].pairs) == set(div.pairings[2].pairs)  # in tsh's line order
     assert division_lines(bdiv) == division_lines(div)
+
+
+def test_a_typed_forfeit_is_the_record_event_result_forfeit_appends() -> None:
+    # the names typed in either order: the record is in the pairing's order, and the
+    # player who forfeits loses by the variant's spread whatever the scores typed
+    state = koth()
+    div = state.division("A")
+    res = typed_result(div, 1, ("Ben Baker", 400), ("Ann Able", 300), forfeit="Ben Baker")
+    assert res == forfeit(1, 2, (300, 400), loser=2)
+    plain = typed_result(div, 1, ("Dee Dunn", 340), ("Cid Cole", 350), reason="typo")
+    assert (plain.first, plain.second, plain.scores, plain.reason) == (3, 4, (350, 340), "typo")
+    with pytest.raises(ResultError, match="--forfeit 'Cid Cole': name the player who forfeits"):
+        typed_result(div, 1, ("Ann Able", 300), ("Ben Baker", 400), forfeit="Cid Cole")
+
+
+def test_the_event_t_files_carry_the_comment_and_refuse_two_divisions_in_one_file() -> None:
+    state = koth(Result("A", 1, 1, 2, (400, 300)), Result("A", 1, 3, 4, (350, 340)))
+    files = event_t_files(state, "rackclock event ledger anchor 3:0123456789abcdef")
+    assert list(files) == ["a.t"]
+    assert files["a.t"] == [
+        "# rackclock event ledger anchor 3:0123456789abcdef",
+        *division_lines(state.division("A")),
+    ]
+    division = KOTH.split("[[division]]")[1]
+    two = "\n".join(
+        [
+            'name = "Two opens"',
+            "[[division]]" + division.replace('name = "A"', 'name = "Open 2"'),
+            "[[division]]" + division.replace('name = "A"', 'name = "open-2"'),
+        ]
+    )
+    with pytest.raises(EventFileError, match=r"'Open 2' and 'open-2' would share open-2\.t"):
+        event_t_files(replay([Created(two)]))
