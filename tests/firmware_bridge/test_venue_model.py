@@ -45,3 +45,29 @@ def test_a_browser_that_falls_behind_is_dropped() -> None:
     model.take(T1.live, live(1002))
     assert model.watching(fresh)
     assert fresh.get_nowait()["table"]["scores"] == [1002, 0]
+
+
+def test_the_page_and_the_director_judge_staleness_alike() -> None:
+    """One rule (table_document.is_stale): a document past its expiry and the grace
+    is stale on the page and on the director's console alike."""
+    from firmware_bridge.venue.director_link import TableSnapshot
+    from firmware_bridge.venue.table_document import STALE_GRACE_MS, BadDocument, read_live
+
+    for late_ms, stale in ((60_000 + STALE_GRACE_MS - 500, False), (62_000, True)):
+        now = time.time_ns() // 1_000_000
+        doc = {
+            "seq": 1,
+            "published_at_ms": now - late_ms,
+            "expires_s": 60,
+            "state": {"players": ["Ann", "Ben"]},
+        }
+        payload = json.dumps(doc).encode()
+        model = VenueModel("club")
+        model.take(T1.status, b"online")
+        model.take(T1.live, payload)
+        card = model.summary("t1")
+        live = read_live(payload)
+        assert not isinstance(live, BadDocument)
+        snap = TableSnapshot(T1, doc=doc, received_wall_ms=now, live=live)
+        assert (card["status"] == "stale", card["online"]) == (stale, not stale)
+        assert snap.stale(time.time_ns() // 1_000_000) is stale

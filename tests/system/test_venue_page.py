@@ -28,6 +28,7 @@ import websockets
 from clock.table.service import TableService
 from clock.timeline import MonotonicTimeline
 from clock.tournament.ledger import EventLedger
+from engine.clocktext import clock_text
 from engine.events import ClockPressed, GameStarted, Resigned
 from engine.tournament.pairing.pair_round import draw
 from engine.tournament.records import Result
@@ -201,6 +202,36 @@ async def test_a_press_shows_within_a_second_and_offline_is_shown(
         )
         assert "OFFLINE" in await page.eval("document.querySelector('#table-t1').textContent")
         await page.screenshot("offline")
+
+
+# the times a clock shows: 0, under a second, a minute's edges, hours, and overtime
+CLOCK_TIMES = sorted(
+    {
+        *range(-130_000, 130_001, 737),
+        *(sign * ms for sign in (1, -1) for ms in (0, 1, 499, 999, 1000, 1001, 59_999, 60_000)),
+        *(sign * ms for sign in (1, -1) for ms in (61_500, 1_499_999, 1_500_000, 3_599_999)),
+        *(sign * ms for sign in (1, -1) for ms in (3_600_000, 3_661_500, 36_000_000)),
+    }
+)
+
+
+async def test_the_page_formats_a_clock_as_clocktext_does(
+    mosquitto: Broker, tmp_path: Path
+) -> None:
+    """The page ticks the running clock itself, so it formats times in JavaScript
+    (app.js ``clockText``): run in the browser, it gives engine/clocktext.py's text
+    for every time, and the card shows the table's clock in that text."""
+    async with (
+        table(mosquitto, tmp_path) as (svc, _),
+        venue_page(mosquitto) as url,
+        browser(tmp_path, url) as page,
+    ):
+        got = await page.eval(f"{json.dumps(CLOCK_TIMES)}.map(clockText)")
+        assert got == [clock_text(ms) for ms in CLOCK_TIMES]
+        # Ben's clock stands (Ann's runs): the card shows it as clock_text has it
+        ben = clock_text(svc.state.clock.remaining(1, svc.timeline.now_ms()))
+        seat = "document.querySelector('#table-t1 .seat[data-seat=\"1\"] .clock')"
+        await page.until(f"{seat}?.textContent === {json.dumps(ben)}", f"Ben's clock {ben}")
 
 
 async def test_the_page_stays_right_through_a_broker_restart(
