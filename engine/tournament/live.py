@@ -56,7 +56,7 @@ class TableGame:
         if isinstance(rep, LiveReport | GameReport):
             res = rep.result
             # the result as the JSON has it: the standings read it so (live_result)
-            result = None if res is None else msgspec.to_builtins(res)
+            result = None if res is None else msgspec.json.decode(msgspec.json.encode(res))
             return cls(rep.players, rep.scores, result, rep.signed)
         players, scores = rep.get("players"), rep.get("scores")
         if not isinstance(players, list) or not isinstance(scores, list) or len(players) != 2:
