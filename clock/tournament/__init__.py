@@ -1,1 +1,4 @@
-"""The tournament's own log: every pairing and result, hash-chained on disk."""
+"""The event's I/O: its ledger (every pairing and result, hash-chained on disk,
+:mod:`clock.tournament.ledger`) and the tables' game logs read and taken into it
+(:mod:`clock.tournament.gamelogs`). The event's rules and text are
+:mod:`engine.tournament`'s."""
