@@ -311,7 +311,7 @@ async def test_duplicate_device_delivery_is_dropped(tmp_path: Path) -> None:
 
 
 async def test_a_press_is_acked_after_its_commit_and_stamped_on_arrival_during_one(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The device hears a press is safe only once it is committed; a press that
     arrives while a commit is still on the disk is stamped when it arrived, not when
@@ -322,19 +322,18 @@ async def test_a_press_is_acked_after_its_commit_and_stamped_on_arrival_during_o
     acks: list[str] = []
     async with table(path, tl, device=dev) as svc:
         await svc.submit(SPEED)
-        assert svc._log is not None
-        real_append = svc._log.append
+        real_append = EventLog.append
         disk_free = threading.Event()
         on_disk: list[int] = []
 
-        def slow_append(*args: Any, **kw: Any) -> int:
+        def slow_append(log: EventLog, *args: Any, **kw: Any) -> int:
             # A slow disk (a test double for fsync's latency): the commit waits here.
             assert disk_free.wait(10)
-            seq = real_append(*args, **kw)
+            seq = real_append(log, *args, **kw)
             on_disk.append(seq)
             return seq
 
-        svc._log.append = slow_append  # type: ignore[method-assign]
+        monkeypatch.setattr(EventLog, "append", slow_append)
         dev.emit(SidePressed(0, seq=1, on_disk=lambda: acks.append(f"first after {on_disk}")))
         for _ in range(20):
             await asyncio.sleep(0)
@@ -510,7 +509,8 @@ async def test_no_cutoff_schedules_nothing(tmp_path: Path) -> None:
     async with table(path, tl) as svc:
         await svc.submit(NZASP)
         assert next_deadline(svc.state) is None
-        assert svc._deadline_task is None
+        # no wake-up is scheduled (the service names its deadline task table.deadline)
+        assert not [t for t in asyncio.all_tasks() if t.get_name() == "table.deadline"]
         tl.advance(50 * 60 * 1000)  # far into overtime
         await settle(svc)
         assert svc.state.phase is Phase.PLAYING
