@@ -512,7 +512,7 @@ def test_a_hello_without_a_session_still_decodes() -> None:
 
 def test_link_seq_wraps_to_zero() -> None:
     link = Link(0)
-    link._seq = 0xFFFE
+    assert [link.next_seq() for _ in range(0xFFFE)][-1] == 0xFFFE  # a new link counts from 1
     assert link.next_seq() == 0xFFFF
     assert link.next_seq() == 0
     assert link.next_seq() == 1
