@@ -129,7 +129,7 @@ async def _hub(port: int, out: Path, root: Path) -> None:
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
     rss0 = _self_stats()["rss_mb"]
     archive = Archive(f"mqtt://127.0.0.1:{port}", root, out=io.StringIO())
-    handle = archive._on_change
+    handle = archive.on_change
 
     def timed(topics: TableTopics) -> None:
         snap = archive.link.tables[topics]
@@ -140,7 +140,7 @@ async def _hub(port: int, out: Path, root: Path) -> None:
             lags.append((time.time(), lag))
         handle(topics)
 
-    archive.link._on_change = timed
+    archive.link.on_change = timed
     task = asyncio.create_task(archive.run())
     await archive.link.session.wait_connected(30)
     _ready(out)

@@ -82,7 +82,7 @@ class Archive:
         """Seconds between batched writes of the documents that changed."""
         self.writes = 0
         """Document files written."""
-        self.link = DirectorLink(parse_url(url), desk="hub", on_change=self._on_change)
+        self.link = DirectorLink(parse_url(url), desk="hub", on_change=self.on_change)
         """The broker connection."""
 
     def paths(self, venue: str, table: str) -> tuple[Path, Path]:
@@ -105,7 +105,11 @@ class Archive:
             await asyncio.gather(*self._tasks, return_exceptions=True)
             await self.link.close()
 
-    def _on_change(self, topics: TableTopics) -> None:
+    def on_change(self, topics: TableTopics) -> None:
+        """What the hub does when a table's state or status changes (its link calls this):
+        says a table going online or offline, marks a new document for the next batch
+        (:meth:`flush`; a refresh with the same ``seq`` writes nothing) and fetches a
+        finished game's log. Never blocks: the writes and the fetch run elsewhere."""
         snap = self.link.tables[topics]
         if snap.online != self._online.get(topics):
             self._online[topics] = snap.online

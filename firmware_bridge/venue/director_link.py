@@ -131,7 +131,9 @@ class DirectorLink:
         """The latest of every table heard of."""
         self.garbage = 0
         """Payloads that were not a state or a reply."""
-        self._on_change = on_change
+        self.on_change = on_change
+        """Called with the table after each state or status (must not block); whoever
+        holds the link may replace it (the venue benchmark times the hub this way)."""
         self._pending: dict[str, tuple[TableTopics, asyncio.Future[dict[str, Any]]]] = {}
         """Commands waiting for their reply, by id: the table asked, and the answer."""
         host = socket.gethostname().translate(_UNSAFE) or "host"
@@ -234,9 +236,9 @@ class DirectorLink:
             asked[1].set_result(doc)
 
     def _changed(self, table: TableTopics) -> None:
-        if self._on_change is not None:
+        if self.on_change is not None:
             try:
-                self._on_change(table)
+                self.on_change(table)
             except Exception:  # a screen's bug must not drop the connection
                 log.exception("director: on_change failed for %s", table.base)
 

@@ -22,7 +22,7 @@ async def test_only_new_events_are_written_and_in_batches(tmp_path: Path) -> Non
     for seq in (1, 2, 3):  # three updates per table before a batch: one write each
         for t in tables:
             archive.link.tables[t] = TableSnapshot(t, doc=live(seq, 10 * seq))
-            archive._on_change(t)
+            archive.on_change(t)
     assert archive.writes == 0  # nothing written on the message path
     await archive.flush()
     assert archive.writes == 3
@@ -30,11 +30,11 @@ async def test_only_new_events_are_written_and_in_batches(tmp_path: Path) -> Non
     assert json.loads(path.read_text())["seq"] == 3
     for t in tables:  # refreshes with the same seq: nothing to write
         archive.link.tables[t] = TableSnapshot(t, doc=live(3, 30))
-        archive._on_change(t)
+        archive.on_change(t)
     await archive.flush()
     assert archive.writes == 3
     archive.link.tables[tables[0]] = TableSnapshot(tables[0], doc=live(4, 40))
-    archive._on_change(tables[0])
+    archive.on_change(tables[0])
     await archive.flush()
     assert archive.writes == 4
     await archive.link.close()
