@@ -301,7 +301,7 @@ async def test_every_view_agrees_after_every_step(tmp_path: Path, venue_broker: 
         """The console's event screen as it shows now (its redraw timer's call)."""
         assert isinstance(app.screen, EventScreen)
         app.screen.redraw()
-        return app.screen._shown
+        return app.screen.shown
 
     def shown(line: str) -> Callable[[], bool]:
         """Whether the console's event screen shows ``line`` now."""

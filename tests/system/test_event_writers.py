@@ -137,7 +137,7 @@ async def test_console_and_cli_write_the_event_log_at_once(tmp_path: Path) -> No
             app.refresh_overview()  # the console's timer: takes the signed games
             assert isinstance(app.screen, EventScreen)
             app.screen.redraw()
-            return app.screen._shown
+            return app.screen.shown
 
         def taken() -> list[str]:
             """The results the console's event screen says it took."""

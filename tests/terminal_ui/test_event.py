@@ -313,7 +313,7 @@ async def test_the_director_takes_signed_results_and_shows_the_standings(tmp_pat
         await pilot.press("s")
         await pilot.pause(0.1)
         assert isinstance(app.screen, EventScreen)
-        shown = app.screen._shown
+        shown = app.screen.shown
         assert "Division A, round 1 of 2 (koth)" in shown
         assert "Ann Able (first) v Ben Baker: 25 to -7  result in" in shown
         assert "Cid Cole (first) v Dee Dunn: 32 to 0" in shown  # in play, as it stands

@@ -41,7 +41,7 @@ async def test_the_console_sees_what_the_shell_records(
         app.refresh_overview()  # the console's timer
         assert isinstance(app.screen, EventScreen)
         app.screen.redraw()  # the screen's timer
-        return app.screen._shown
+        return app.screen.shown
 
     async with app.run_test(size=(120, 50)) as pilot:
         await pilot.press("s")

@@ -26,7 +26,8 @@ class EventScreen(ModalScreen[None]):
     def __init__(self, text: Callable[[], str]) -> None:
         super().__init__()
         self._text = text
-        self._shown = ""
+        self.shown = ""
+        """The event's text as the screen shows it now (escaped only for Textual's markup)."""
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="dialog"):
@@ -39,6 +40,6 @@ class EventScreen(ModalScreen[None]):
     def redraw(self) -> None:
         """Show the event as it stands (only when its text changed)."""
         text = self._text()
-        if text != self._shown:
-            self._shown = text
+        if text != self.shown:
+            self.shown = text
             self.query_one("#event", Static).update(escape(text))
