@@ -3,8 +3,9 @@
 
 A :class:`TableSession` opens (or resumes) the table's log, opens its clock from
 the ``--clock`` spec, builds the :class:`~clock.table.service.TableService`, and,
-when started, runs the service, attaches the venue publisher when the clock is
-on a broker, and starts a game when the rule below says so.
+when started, runs the service, enters what its caller attached (the venue
+publisher, for a table whose clock is on a broker), and starts a game when the
+rule below says so.
 
 The clock is named by the ``--clock`` text, parsed once into a
 :class:`~clock.device.clock_spec.ClockSpec` by a registry of transports and opened
