@@ -119,7 +119,7 @@ async def test_the_gateway_command_puts_a_usb_clock_on_the_broker(
             try:
                 async with asyncio.timeout(10):
                     async for msg in hall.messages:
-                        payload = bytes(msg.payload)  # type: ignore[arg-type]
+                        payload = bytes(msg.payload)
                         if msg.topic.value == table.clock_status:
                             seen.append(payload.decode())
                             if payload == b"online" and not fw.presses:
