@@ -66,7 +66,7 @@ from terminal_ui.shared.theme import HIGH_CONTRAST
 if TYPE_CHECKING:  # imported when used: offline, the console needs no MQTT
     from firmware_bridge.venue.director_link import DirectorLink
 
-__all__ = ["DirectorApp"]
+__all__ = ["DirectorApp", "row_cells"]
 
 
 _COLUMNS = (
@@ -81,7 +81,9 @@ _COLUMNS = (
 )
 
 
-def _cells(row: Row) -> tuple[str, ...]:
+def row_cells(row: Row) -> tuple[str, ...]:
+    """The cells of ``row`` in the tables' list, in the order of its columns (flags,
+    table, players, score, clocks, stopped, phase, age), as the console draws them."""
     flags = " ".join(f.value.upper() for f in row.flags)
     players = f"{row.players[0]} v {row.players[1]}" if row.players[0] else ""
     # To the tenth, as the timeline and replay speak (issue 20 §4): near a cutoff or a
@@ -335,7 +337,7 @@ class DirectorApp(App[int]):
         shown = [rk.value for rk in grid.rows]
         if keys == shown:
             for row in self.rows:
-                cells = _cells(row)
+                cells = row_cells(row)
                 if self._drawn.get(row.key) == cells:
                     continue  # unchanged: no redraw (a hundred idle tables cost nothing)
                 self._drawn[row.key] = cells
@@ -346,7 +348,7 @@ class DirectorApp(App[int]):
         grid.clear()
         self._drawn = {}
         for row in self.rows:
-            self._drawn[row.key] = _cells(row)
+            self._drawn[row.key] = row_cells(row)
             grid.add_row(*self._drawn[row.key], key=row.key)
         if selected in keys:
             grid.move_cursor(row=keys.index(selected))

@@ -11,7 +11,7 @@ from clock.tournament.ledger import EventLedger
 from engine.events import ClockPressed, Event, GameStarted, Resigned, Signed, TilesPlaced
 from engine.rules.replay import replay, report
 from engine.tournament.records import Result
-from terminal_ui.director.app import _cells
+from terminal_ui.director.app import row_cells
 from terminal_ui.director.event import EventDesk
 from terminal_ui.director.rows import Row, summarize
 from tests.terminal_ui.test_event import new_event, rackclock, table_log
@@ -80,9 +80,9 @@ def test_scores_in_play_read_one_way_on_the_overview_and_the_event_screen(
         "t2",
         [GameStarted(t=0, variant="naspa", players=("Dee Dunn", "Cid Cole"), round=1), *OPENING],
     )
-    assert _cells(playing)[3] == "32 to 0"
+    assert row_cells(playing)[3] == "32 to 0"
     negative = Row("t9", "t9", ("A", "B"), (25, -12), (0, 0), None, "playing", "", None, ())
-    assert _cells(negative)[3] == "25 to -12"  # not "25--12"
+    assert row_cells(negative)[3] == "25 to -12"  # not "25--12"
     desk = EventDesk(log)
     try:
         shown = desk.text([playing])

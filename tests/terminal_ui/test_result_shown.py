@@ -12,7 +12,7 @@ from engine.events import ClockPressed, Event, GameStarted, Resigned, TilesPlace
 from engine.rules.replay import replay, report
 from firmware_bridge.mqtt.topics import TableTopics
 from firmware_bridge.venue.page.model import VenueModel
-from terminal_ui.director.app import _cells
+from terminal_ui.director.app import row_cells
 from terminal_ui.director.rows import summarize
 
 # Ann Ames leads 32-0 and resigns: Ann Able wins by rule (the walk-through)
@@ -38,7 +38,7 @@ def test_the_overview_says_who_won_a_resigned_game() -> None:
     rep = finished()
     assert rep["scores"] == [32, 0]  # the resigner ahead
     row = summarize("t1", "t1", rep)
-    assert _cells(row)[6] == WORDS
+    assert row_cells(row)[6] == WORDS
 
 
 def test_the_page_card_says_who_won_a_resigned_game() -> None:
