@@ -338,7 +338,8 @@ class MqttSession:
         self._on_connect = on_connect
         self._on_disconnect = on_disconnect
         self._will = will
-        self._backoff = backoff or Backoff()
+        self.backoff = backoff or Backoff()
+        """The delays between reconnection attempts (a test may set shorter ones)."""
         self._outbox: deque[_Out] = deque()
         self._outbox_limit = outbox_limit
         self._outbox_ready = asyncio.Event()
@@ -553,7 +554,7 @@ class MqttSession:
                 client = None  # a fresh client: the old one's state is suspect
             if self._closing:
                 return
-            await asyncio.sleep(self._backoff.next())
+            await asyncio.sleep(self.backoff.next())
 
     def _lost(self, why: str) -> None:
         was = self.connected.is_set()
@@ -573,7 +574,7 @@ class MqttSession:
         for topic in self.subscriptions:
             await client.subscribe(topic, qos=1, timeout=self._publish_timeout_s)
         self.stats.connects += 1
-        self._backoff.reset()
+        self.backoff.reset()
         self.connected.set()
         log.info("MQTT %s: connected to %s:%d", self.identifier, self.broker.host, self.broker.port)
         if self._on_connect is not None:

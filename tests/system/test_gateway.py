@@ -50,9 +50,9 @@ async def test_a_serial_clock_plays_a_table_through_the_broker(
     table = TableTopics("club", "t7")
     serial = SerialClock(str(link), backoff_min_s=0.05, backoff_max_s=0.3)
     gateway = Gateway(serial, broker, table, identifier="test-gateway-t7")
-    gateway.session._backoff = Backoff(initial_s=0.05, cap_s=0.3)
+    gateway.session.backoff = Backoff(initial_s=0.05, cap_s=0.3)
     clock = MqttClock(broker, identifier="test-service-t7")
-    clock.session._backoff = Backoff(initial_s=0.05, cap_s=0.3)
+    clock.session.backoff = Backoff(initial_s=0.05, cap_s=0.3)
     log = tmp_path / "t7.sqlite"
     svc = TableService(log, timeline=MonotonicTimeline(), device=clock, heartbeat_ms=0)
     try:

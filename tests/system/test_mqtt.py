@@ -111,7 +111,7 @@ async def running_table(
 ) -> AsyncIterator[tuple[TableService, MqttClock]]:
     """A service on ``log`` with an MqttClock, the game started, the clock subscribed."""
     clock = MqttClock(broker, **clock_kw)
-    clock.session._backoff = Backoff(initial_s=0.05, cap_s=0.3)
+    clock.session.backoff = Backoff(initial_s=0.05, cap_s=0.3)
     svc = TableService(log, timeline=MonotonicTimeline(), device=clock, heartbeat_ms=0)
     async with svc:
         ack = await svc.submit(NZASP)
@@ -122,7 +122,7 @@ async def running_table(
 
 def device(broker: BrokerSettings, name: str = "emu-1") -> MqttDevice:
     link = MqttDevice(ClockFirmware(name), broker, identifier=f"test-clock-{name}")
-    link.session._backoff = Backoff(initial_s=0.05, cap_s=0.3)
+    link.session.backoff = Backoff(initial_s=0.05, cap_s=0.3)
     return link
 
 

@@ -488,7 +488,7 @@ async def mqtt_table(
     """A table service on a fake timeline, publishing, with an emulated MQTT clock."""
     settings = parse_url(broker.url(f"/club/{name}"))
     clock = MqttClock(settings)
-    clock.session._backoff = Backoff(initial_s=0.05, cap_s=0.3)
+    clock.session.backoff = Backoff(initial_s=0.05, cap_s=0.3)
     fw = MqttDevice(ClockFirmware(f"emu-{name}"), settings, identifier=f"test-clock-{name}")
     svc = TableService(tmp_path / f"{name}.sqlite", timeline=timeline, device=clock, heartbeat_ms=0)
     async with svc, TablePublisher(svc, settings, expiry_s=10, refresh_s=0.2):
