@@ -291,6 +291,12 @@ class TableApp(App[int]):
         self._offer()
 
     # --- the next round's game ----------------------------------------------------------------
+    @property
+    def offered(self) -> Assignment | None:
+        """The next game the event offers this table, once its assignment has come (the
+        players see it when both have signed this one); None before."""
+        return self._offered
+
     def assigned(self, game: Assignment) -> None:
         """An assignment for this table arrived (``--assignment mqtt://...``): a game
         other than the one it plays is offered once this one is over and signed."""

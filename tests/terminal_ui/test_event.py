@@ -31,6 +31,7 @@ from terminal_ui.director.config import DirectorConfig
 from terminal_ui.director.screens.event import EventScreen
 from terminal_ui.scorekeeper.app import ScorekeeperApp
 from terminal_ui.scorekeeper.config import ScorekeeperConfig
+from terminal_ui.shared.start import StartScreen
 from terminal_ui.table.app import TableApp
 from terminal_ui.table.config import TableConfig
 from tests.helpers import Broker
@@ -273,11 +274,11 @@ async def test_the_table_terminal_starts_with_the_assignment(tmp_path: Path) -> 
     app = TableApp(cfg)
     async with app.run_test(size=(100, 30)) as pilot:
         for _ in range(100):
-            if app._start is not None:
+            if isinstance(app.screen, StartScreen):
                 break
             await pilot.pause(0.02)
-        start = app._start
-        assert start is not None
+        start = app.screen
+        assert isinstance(start, StartScreen)
         text = " ".join(str(line) for line in start.lines)
         assert "round 1, division A, table t1" in text
         assert "Ann Able" in text

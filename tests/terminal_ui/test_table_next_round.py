@@ -68,15 +68,16 @@ async def test_the_table_offers_round_two_once_round_one_is_signed(
         await shell(capsys, "result", log, 1, "Cid Cole", 400, "Dee Dunn", 300)
         await shell(capsys, "pair", log)
         await shell(capsys, "publish", log, "--broker", mosquitto.url("/club"))
-        await until(pilot, lambda: app._offered is not None, "round 2's assignment")
+        await until(pilot, lambda: app.offered is not None, "round 2's assignment")
         assert "next game here" not in feedback(app)  # not signed by both yet
         await app.service.submit(Signed(player=1))
         await until(pilot, lambda: "round 2" in feedback(app), "the offer")
         offer = feedback(app)
         assert "ctrl+N: the next game here, round 2, division A:" in offer
         assert "Ann Able (starts) v Cid Cole" in offer
-        assert isinstance(app._summary, SummaryScreen)  # the summary says it too
-        assert app._summary.next_game == offer
+        summary = app.screen
+        assert isinstance(summary, SummaryScreen)  # the summary says it too
+        assert summary.next_game == offer
         await pilot.press("ctrl+n")
         await until(pilot, lambda: isinstance(app.screen, StartScreen), "round 2's start screen")
         await pilot.press("f1")
