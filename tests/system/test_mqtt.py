@@ -511,7 +511,9 @@ async def test_the_live_document_is_retained_and_expires(mosquitto: Broker, tmp_
                 assert 0 < getattr(props, "MessageExpiryInterval", 0) <= 1
                 await wait_for(lambda: viewer.payloads(TABLE.status) == [b"online"], "online")
             # the terminal hangs: nothing refreshes the live document; it must vanish by itself
-            pub._tasks[0].cancel()
+            # (its publishing task, by the name the publisher gives it)
+            publishing = f"table[{pub.table.base}].state"
+            next(t for t in asyncio.all_tasks() if t.get_name() == publishing).cancel()
             loop = asyncio.get_running_loop()
             deadline = loop.time() + 4.0
             for n in range(100):
