@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from clock.log import eventlog
 from clock.log.eventlog import (
     FORMAT_VERSION,
     ZERO_HASH,
@@ -28,6 +29,7 @@ from clock.log.eventlog import (
     LogError,
     LogRecord,
     chain_hash,
+    connect,
     export_jsonl,
     import_jsonl,
     verify,
@@ -165,13 +167,21 @@ def test_events_feed_replay(tmp_path: Path) -> None:
     assert logged.scores == (32, 26 - 2)  # the challenge bonus, then the ruling
 
 
-def test_pragmas_wal_and_synchronous_full(tmp_path: Path) -> None:
+def test_pragmas_wal_and_synchronous_full(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "table.db"
     make_log(path, GAME[:2])
+    # the log's own connection, as connect() (the one way the project opens it) made it
+    opened: list[sqlite3.Connection] = []
+
+    def keep(where: str | Path, mode: str) -> tuple[sqlite3.Connection, str]:
+        conn, key = connect(where, mode)
+        opened.append(conn)
+        return conn, key
+
+    monkeypatch.setattr(eventlog, "connect", keep)
     for _ in range(2):  # fresh, then reopened
-        with EventLog.open(path) as log:
-            conn = log._conn
-            assert conn is not None
+        with EventLog.open(path):
+            conn = opened[-1]
             assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
             assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
             assert conn.isolation_level is None
