@@ -1,11 +1,11 @@
 """A table's assignment for a round: who plays whom there, who starts, the rules.
 
 Published retained on each table's ``assignment`` topic (docs/mqtt.md) when the
-director publishes a round, or read from the event's log by a table without a
+director publishes a round, or read from the event's ledger by a table without a
 broker. Tables are numbered through the round, division after division (in the
 event file's order), in the order the pairings list them; a bye has no table.
 :func:`round_assignments` is the one place the numbers come from: ``event pair``,
-``show`` and ``publish``, the broker, ``EVENTLOG@tN`` and the results' check of a
+``show`` and ``publish``, the broker, ``LEDGER@tN`` and the results' check of a
 game's table all use it, so a game has one number everywhere.
 """
 
@@ -16,7 +16,14 @@ import msgspec
 from engine.tournament.errors import EventFileError
 from engine.tournament.state import EventState
 
-__all__ = ["Assignment", "decode_assignment", "encode_assignment", "round_assignments"]
+__all__ = [
+    "Assignment",
+    "decode_assignment",
+    "encode_assignment",
+    "latest_paired_round",
+    "other_rounds_tables",
+    "round_assignments",
+]
 
 
 class Assignment(msgspec.Struct, frozen=True, forbid_unknown_fields=False):
@@ -36,7 +43,7 @@ class Assignment(msgspec.Struct, frozen=True, forbid_unknown_fields=False):
     """The event's identity (:func:`engine.tournament.state.event_id`): the table's
     game carries it, so its result is taken by this event only."""
     anchor: str = ""
-    """The event's log's head when the round was published (``COUNT:HASH``): kept
+    """The event's ledger's head when the round was published (``COUNT:HASH``): kept
     outside the log, so a log cut or rewritten afterwards is found (``event verify``)."""
 
     @property
@@ -76,6 +83,20 @@ def round_assignments(state: EventState, round_: int, *, anchor: str = "") -> li
     if not out:
         raise EventFileError(f"round {round_} is not paired in any division")
     return out
+
+
+def latest_paired_round(state: EventState) -> int:
+    """The latest round any division has paired (0 when none has): the round ``event
+    publish`` sends by default and a ledger's ``LEDGER@tN`` reads."""
+    return max((max(d.pairings) for d in state.divisions.values() if d.pairings), default=0)
+
+
+def other_rounds_tables(state: EventState, round_: int) -> set[str]:
+    """The names of the tables every other paired round used (``t3``): publishing
+    ``round_`` clears their assignments, so a table it leaves empty is not shown a
+    game of another round."""
+    rounds = {r for d in state.divisions.values() for r in d.pairings if r != round_}
+    return {a.table_name for r in rounds for a in round_assignments(state, r)}
 
 
 _encoder = msgspec.json.Encoder()

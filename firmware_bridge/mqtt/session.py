@@ -28,7 +28,7 @@ import socket
 import ssl
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 from urllib.parse import parse_qs, unquote, urlsplit
 
@@ -37,7 +37,7 @@ from paho.mqtt import client as paho_client
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
-from firmware_bridge.mqtt.topics import TableTopics, client_id, table_from_path
+from firmware_bridge.mqtt.topics import TableTopics, TopicError, client_id, table_from_path
 
 __all__ = [
     "DEFAULT_KEEPALIVE_S",
@@ -49,6 +49,7 @@ __all__ = [
     "TlsOptions",
     "is_broker_url",
     "parse_url",
+    "parse_venue_url",
     "publish_properties",
     "table_connection",
 ]
@@ -190,6 +191,30 @@ def parse_url(url: str, *, tls: TlsOptions | None = None) -> BrokerSettings:
         keepalive=keepalive,
         protocol=protocol,
     )
+
+
+def parse_venue_url(url: str) -> tuple[BrokerSettings, str]:
+    """The broker and the venue of ``mqtt[s]://host[:port]/VENUE[?options]``: the
+    address of a whole venue (``event publish`` and ``event verify --broker``), read
+    by :func:`parse_url`, whose path names one venue and no table.
+
+    >>> s, venue = parse_venue_url("mqtt://broker.local:1884/club")
+    >>> (s.host, s.port, s.table, venue)
+    ('broker.local', 1884, None, 'club')
+
+    Raises:
+        ValueError: What :func:`parse_url` refuses, more than the venue named, no
+            venue, or a venue no topic can hold.
+    """
+    settings = parse_url(url)
+    path = [p for p in urlsplit(url).path.split("/") if p]
+    if len(path) > 1:
+        raise TopicError(f"{url}: name only the venue: mqtt://host/VENUE")
+    if not path:  # no silent default: the tables of the room are under their venue
+        raise TopicError(f"{url}: the URL must name the venue (mqtt://host:port/VENUE)")
+    venue = path[0]
+    table_from_path(f"/{venue}/t1")  # a venue that cannot be a topic level is refused
+    return replace(settings, table=None), venue
 
 
 def _properties(packet_type: int) -> Properties:

@@ -5,13 +5,17 @@ from the event's ledger.
 On the broker (docs/mqtt.md) each table's assignment is retained on its
 ``assignment`` topic: :func:`publish_assignments` writes a round's (clearing the
 tables it does not use), :func:`retained_assignments` reads every table's,
-:func:`fetch_assignment` one table's, :func:`follow_assignment` each new one.
+:func:`published_anchor` the newest ledger anchor among them (``event verify
+--broker``), :func:`fetch_assignment` one table's, :func:`follow_assignment` each
+new one.
 
 ``--assignment SOURCE`` (the table terminal, the scorekeeper, ``serve``) names
 where a table reads its own: the venue broker and the table
 (``mqtt://broker:1883/VENUE/TABLE``: the retained assignment), or the event's
-ledger and the table (``event.sqlite@t3``: the latest round paired in it):
-:func:`load_assignment` reads it once, :func:`follow_assignments` follows it.
+ledger and the table (``LEDGER@TABLE``, e.g. ``event.sqlite@t3``: the latest
+round paired in it): :func:`load_assignment` reads it once,
+:func:`follow_assignments` follows it. This module is the one reader of that
+grammar.
 The record itself is :class:`engine.tournament.assignment.Assignment`.
 """
 
@@ -21,13 +25,28 @@ import asyncio
 import logging
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import aiomqtt
 
-from engine.tournament.assignment import Assignment, decode_assignment, encode_assignment
+from engine.tournament.assignment import (
+    Assignment,
+    decode_assignment,
+    encode_assignment,
+    latest_paired_round,
+)
 from engine.tournament.errors import EventFileError
-from firmware_bridge.mqtt.session import BrokerSettings, MqttSession, is_broker_url, parse_url
+from firmware_bridge.mqtt.session import (
+    BrokerSettings,
+    MqttSession,
+    is_broker_url,
+    parse_url,
+    parse_venue_url,
+)
 from firmware_bridge.mqtt.topics import PREFIX, Role, TableTopics, client_id, parse_topic
+
+if TYPE_CHECKING:
+    from clock.tournament.ledger import Anchor
 
 __all__ = [
     "AssignmentError",
@@ -36,6 +55,7 @@ __all__ = [
     "follow_assignments",
     "load_assignment",
     "publish_assignments",
+    "published_anchor",
     "retained_assignments",
 ]
 
@@ -133,6 +153,32 @@ async def retained_assignments(
     finally:
         await session.close()
     return held
+
+
+async def published_anchor(url: str) -> Anchor:
+    """The newest ledger anchor in the retained assignments of the venue ``url``
+    names (``mqtt://host:port/VENUE``): what ``event verify --broker`` checks the
+    ledger against.
+
+    Raises:
+        ValueError: Not a venue's URL (:func:`parse_venue_url`).
+        LogError: The broker holds no assignment with an anchor.
+        EventFileError: A retained payload that is not an assignment.
+        TimeoutError: The broker did not answer.
+    """
+    from clock.log.eventlog import LogError
+    from clock.tournament.ledger import parse_anchor
+
+    broker, venue = parse_venue_url(url)
+    held = await retained_assignments(broker, venue)
+    anchors = [
+        parse_anchor(a.anchor)
+        for a in (decode_assignment(p, f"{url} {t}") for t, p in held.items())
+        if a.anchor
+    ]
+    if not anchors:
+        raise LogError(f"{url}: no published assignment carries an anchor")
+    return max(anchors, key=lambda a: a.count)
 
 
 async def follow_assignment(
@@ -242,7 +288,7 @@ def load_assignment(source: str, *, timeout_s: float = 10) -> Assignment:
 async def follow_assignments(source: str, on_assignment: Callable[[Assignment], None]) -> None:
     """Hand ``on_assignment`` each assignment SOURCE gives the table, now and as the
     director publishes new rounds, until cancelled. Only a broker's source is
-    followed; with a ledger's (``EVENTLOG@t3``) this returns at once: such a
+    followed; with a ledger's (``LEDGER@t3``) this returns at once: such a
     table is started again for its next game."""
     if not is_broker_url(source):
         return
@@ -271,14 +317,14 @@ def _from_ledger(source: str) -> Assignment:
     path, sep, table = source.rpartition("@")
     if not sep or not path or not table:
         raise AssignmentError(
-            f"--assignment {source!r}: expected EVENTLOG@TABLE (event.sqlite@t3) "
+            f"--assignment {source!r}: expected LEDGER@TABLE (event.sqlite@t3) "
             "or mqtt://broker/VENUE/TABLE"
         )
     state = read_ledger(Path(path))  # read-only: the director's tools may be writing it
-    rounds = [max(d.pairings) for d in state.divisions.values() if d.pairings]
-    if not rounds:
+    latest = latest_paired_round(state)
+    if not latest:
         raise AssignmentError(f"--assignment {source!r}: no round is paired yet")
-    for a in round_assignments(state, max(rounds)):
+    for a in round_assignments(state, latest):
         if table in (a.table_name, str(a.table)):
             return a
-    raise AssignmentError(f"--assignment {source!r}: no table {table!r} in round {max(rounds)}")
+    raise AssignmentError(f"--assignment {source!r}: no table {table!r} in round {latest}")

@@ -19,9 +19,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from clock.tournament.ledger import Anchor, EventLedger
+    from clock.tournament.ledger import EventLedger
     from engine.tournament.state import DivisionState, EventState
-    from firmware_bridge.mqtt.session import BrokerSettings
 
 __all__ = ["register"]
 
@@ -185,11 +184,10 @@ def _bad_input(args: argparse.Namespace) -> str | None:
         return f"--watch {watch}: the seconds between passes, more than 0 and under a day"
     broker = getattr(args, "broker", None)
     if broker is not None:
-        from firmware_bridge.mqtt.session import parse_url
+        from firmware_bridge.mqtt.session import parse_venue_url
 
         try:
-            parse_url(broker)  # the URL as typed in its message
-            _venue_broker(broker)
+            parse_venue_url(broker)  # the URL as typed in its message
         except ValueError as exc:
             return f"--broker: {exc}"
     return None
@@ -303,12 +301,13 @@ def _verify(args: argparse.Namespace) -> int:
         import asyncio
 
         from clock.tournament.ledger import parse_anchor, verify_ledger
+        from firmware_bridge.venue.assignment_feed import published_anchor
 
         anchor = None if args.anchor is None else parse_anchor(args.anchor)
         source = "by --anchor"
         if args.broker is not None:
             try:
-                got = asyncio.run(_published_anchor(args.broker))
+                got = asyncio.run(published_anchor(args.broker))
             except TimeoutError:
                 _say(f"rackclock event verify: the broker {args.broker} did not answer")
                 return 1
@@ -358,21 +357,21 @@ def _publish(args: argparse.Namespace) -> int:
     def run() -> int:
         import asyncio
 
-        from engine.tournament.assignment import round_assignments
+        from engine.tournament.assignment import (
+            latest_paired_round,
+            other_rounds_tables,
+            round_assignments,
+        )
+        from firmware_bridge.mqtt.session import parse_venue_url
         from firmware_bridge.venue.assignment_feed import publish_assignments
 
         with _open(args) as ledger:
             state, anchor = ledger.state, ledger.anchor
-        latest = max((max(d.pairings) for d in state.divisions.values() if d.pairings), default=0)
-        rnd = args.round or latest
+        rnd = args.round or latest_paired_round(state)
         games = round_assignments(state, rnd, anchor=str(anchor))
-        # the tables earlier rounds used: cleared with those the broker holds
-        before = {
-            a.table_name
-            for r in {r for d in state.divisions.values() for r in d.pairings if r != rnd}
-            for a in round_assignments(state, r)
-        }
-        broker, venue = _venue_broker(args.broker)  # _bad_input checked it
+        # the tables other rounds used are cleared with those the broker holds
+        before = other_rounds_tables(state, rnd)
+        broker, venue = parse_venue_url(args.broker)  # _bad_input checked it
         try:
             acked, cleared = asyncio.run(publish_assignments(broker, venue, games, clear=before))
         except TimeoutError:
@@ -387,53 +386,6 @@ def _publish(args: argparse.Namespace) -> int:
         return 0 if acked == len(games) else 1
 
     return _guard(args, run)
-
-
-def _venue_broker(url: str) -> tuple[BrokerSettings, str]:
-    """The broker and the venue of ``mqtt://host:port/VENUE``.
-
-    Raises:
-        ValueError: Not a broker URL, more than the venue named, or a venue no topic
-            can hold.
-    """
-    from urllib.parse import urlsplit, urlunsplit
-
-    from firmware_bridge.mqtt.session import parse_url
-    from firmware_bridge.mqtt.topics import TopicError, table_from_path
-
-    parts = urlsplit(url)
-    path = [p for p in parts.path.split("/") if p]
-    if len(path) > 1:
-        raise TopicError(f"{url}: name only the venue: mqtt://host/VENUE")
-    if not path:  # no silent default: the tables of the room are under their venue
-        raise TopicError(f"{url}: the URL must name the venue (mqtt://host:port/VENUE)")
-    venue = path[0]
-    table_from_path(f"/{venue}/t1")  # a venue that cannot be a topic level is refused
-    return parse_url(urlunsplit((parts.scheme, parts.netloc, "", parts.query, ""))), venue
-
-
-async def _published_anchor(url: str) -> Anchor:
-    """The newest anchor in the venue's retained assignments.
-
-    Raises:
-        LogError: The broker holds no assignment with an anchor.
-        TimeoutError: The broker did not answer.
-    """
-    from clock.log.eventlog import LogError
-    from clock.tournament.ledger import parse_anchor
-    from engine.tournament.assignment import decode_assignment
-    from firmware_bridge.venue.assignment_feed import retained_assignments
-
-    broker, venue = _venue_broker(url)
-    held = await retained_assignments(broker, venue)
-    anchors = [
-        parse_anchor(a.anchor)
-        for a in (decode_assignment(p, f"{url} {t}") for t, p in held.items())
-        if a.anchor
-    ]
-    if not anchors:
-        raise LogError(f"{url}: no published assignment carries an anchor")
-    return max(anchors, key=lambda a: a.count)
 
 
 def _unpair(args: argparse.Namespace) -> int:

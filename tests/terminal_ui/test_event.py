@@ -256,7 +256,7 @@ def test_the_table_takes_its_assignment_from_the_event_log(tmp_path: Path) -> No
     )
     with pytest.raises(AssignmentError, match="no table 't9'"):
         load_assignment(f"{log}@t9")
-    with pytest.raises(AssignmentError, match="EVENTLOG@TABLE"):
+    with pytest.raises(AssignmentError, match="LEDGER@TABLE"):
         load_assignment(str(log))
 
 
@@ -380,5 +380,5 @@ def test_a_bad_assignment_is_refused_before_the_screen(tmp_path: Path) -> None:
             command, "--assignment", tmp_path / "nothing.sqlite", "--log", tmp_path / "x.sqlite"
         )
         assert done.returncode == 2, (command, done.stderr)
-        assert "EVENTLOG@TABLE" in done.stderr
+        assert "LEDGER@TABLE" in done.stderr
         assert "Traceback" not in done.stderr
