@@ -54,7 +54,7 @@ def check_played_through(divs: Sequence[DivisionState], rnd: int | None) -> None
 
 def pairing_lines(state: EventState, div: DivisionState, rnd: int) -> list[str]:
     """The division's games of ``rnd`` at their tables (numbered as the broker and
-    ``EVENTLOG@tN`` number them: one function, ``round_assignments``), its byes and
+    ``LEDGER@tN`` number them: one function, ``round_assignments``), its byes and
     notes, as ``event show`` and ``event pair`` print them."""
     tables = {
         a.seeds: a.table_name for a in round_assignments(state, rnd) if a.division == div.spec.name

@@ -33,7 +33,7 @@ def add_assignment(cmd: argparse.ArgumentParser) -> None:
         "--assignment",
         metavar="SOURCE",
         help="the players, rules and round from the event: mqtt://broker/VENUE/TABLE "
-        "(published by 'rackclock event publish') or EVENTLOG@TABLE",
+        "(published by 'rackclock event publish') or LEDGER@TABLE",
     )
 
 

@@ -58,8 +58,8 @@ def register(sub: Any) -> None:
     cmd.add_argument(
         "--event",
         type=Path,
-        metavar="EVENTLOG",
-        help="the event's log: results taken from the tables as games are signed; key S",
+        metavar="LEDGER",
+        help="the event's ledger: results taken from the tables as games are signed; key S",
     )
     cmd.set_defaults(handler=run)
 

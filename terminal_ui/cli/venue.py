@@ -63,8 +63,8 @@ def register(sub: Any) -> None:
     cmd.add_argument(
         "--event",
         type=Path,
-        metavar="EVENTLOG",
-        help="with --page: the event's log (rackclock event new), for live standings",
+        metavar="LEDGER",
+        help="with --page: the event's ledger (rackclock event new), for live standings",
     )
     cmd.set_defaults(handler=run)
 

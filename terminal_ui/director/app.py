@@ -309,9 +309,7 @@ class DirectorApp(App[int]):
             return
         desk = self.desk
         if desk is None:
-            self.feedback = (
-                "no event: start the console with --event EVENTLOG (rackclock event new)"
-            )
+            self.feedback = "no event: start the console with --event LEDGER (rackclock event new)"
             self.query_one("#feedback", Static).update(escape(self.feedback))
             return
         self.push_screen(EventScreen(lambda: desk.text(self.rows)))

@@ -1,4 +1,4 @@
-"""The event at the director's desk (``rackclock director --event EVENTLOG``): results
+"""The event at the director's desk (``rackclock director --event LEDGER``): results
 taken from the tables as their games are signed, and the round and standings live.
 
 Pure of Textual: :class:`EventDesk` holds the event's ledger; the console feeds it

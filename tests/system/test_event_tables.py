@@ -1,5 +1,5 @@
 """One round, one set of table numbers: ``event pair``, ``event show``, ``event publish``,
-the assignments retained on a real mosquitto and ``EVENTLOG@tN`` name the same game
+the assignments retained on a real mosquitto and ``LEDGER@tN`` name the same game
 at the same table, with byes and two divisions; a publish clears the retained
 assignment of every table the round does not use. The commands run in-process.
 """
