@@ -50,10 +50,19 @@ class ClockSpec:
     text: str
     """As the user wrote it (messages quote it)."""
 
+    def describe(self) -> str:
+        """The clock as a screen names it (the start screen's ``Clock`` line): the
+        text as written, unless the kind says more."""
+        return self.text
+
 
 @dataclass(frozen=True, slots=True)
 class EmulatedSpec(ClockSpec):
     """``emulated``: the keys are the clock's buttons."""
+
+    def describe(self) -> str:
+        """Which keys are the clock: ``emulated (the clock keys)``."""
+        return f"{self.text} (the clock keys)"
 
 
 @dataclass(frozen=True, slots=True)

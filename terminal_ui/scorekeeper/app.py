@@ -242,7 +242,9 @@ class ScorekeeperApp(App[int]):
     def show_start(self, spec: TableSpec) -> None:
         """The table terminal's start screen: the clock starts at a clock key, so the
         scorekeeper reading it costs no player any time (TOR-7)."""
-        self._start = start_screen(spec, CLOCK_KEYS)
+        if self.session is None:  # shown only once the table is up
+            return
+        self._start = start_screen(spec, self.session.clock, CLOCK_KEYS)
         with contextlib.suppress(NoMatches):  # the screen is closing
             time = initial_time(spec)
             for seat in (0, 1):

@@ -32,7 +32,9 @@ class ScorekeeperConfig:
     """The event's name and identity, from ``--assignment`` (else None)."""
     event_id: str | None = None
     clock: str = "emulated"
-    """The clock: ``emulated`` (driven by the players' keys), ``serial:PATH`` or ``mqtt:URL``."""
+    """The ``--clock`` text, one of the registry's specs
+    (:data:`firmware_bridge.host.transports.TRANSPORTS`, over
+    :mod:`clock.device.clock_spec`'s own two); read there, never here."""
     new_game: bool = False
     """Start a new game after the log's finished one (see :mod:`clock.table.session`)."""
     high_contrast: bool = False

@@ -19,6 +19,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
+from clock.device.clock_spec import ClockSpec
 from clock.log.reader import load_log
 from clock.table.session import TableSession, TableSpec
 from clock.user_files import load_variant
@@ -82,15 +83,15 @@ async def open_or_exit(app: App[Any], session: TableSession, program: str) -> bo
     return True
 
 
-def start_screen(spec: TableSpec, clock_keys: tuple[str, str]) -> StartScreen:
-    """The start screen of the game ``spec`` describes, its players' clock keys named.
+def start_screen(spec: TableSpec, clock: ClockSpec, clock_keys: tuple[str, str]) -> StartScreen:
+    """The start screen of the game ``spec`` describes on the table's ``clock`` (the
+    session's, parsed), its players' clock keys named.
 
     Raises:
         engine.errors.EngineError: The variant cannot be loaded.
     """
     variant = load_variant(spec.variant)
     mode = spec.mode or variant.mode
-    device = {"emulated": "emulated (the clock keys)", "none": "none"}.get(spec.clock, spec.clock)
     lines = [
         ("Left", f"{spec.players[0]}  (clock key {key_label(clock_keys[0])})"),
         ("Right", f"{spec.players[1]}  (clock key {key_label(clock_keys[1])})"),
@@ -98,7 +99,7 @@ def start_screen(spec: TableSpec, clock_keys: tuple[str, str]) -> StartScreen:
         ("Time", f"{clock_text(variant.initial_ms)} each"),
         ("Starts", spec.players[spec.first]),
         ("Mode", mode),
-        ("Clock", device),
+        ("Clock", clock.describe()),
         ("Log", str(spec.log)),
     ]
     if spec.round is not None:

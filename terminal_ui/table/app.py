@@ -183,7 +183,9 @@ class TableApp(App[int]):
 
     def show_start(self, spec: TableSpec) -> None:
         """The start screen for the game ``spec`` describes."""
-        self._start = start_screen(spec, self.config.clock_keys)
+        if self.session is None:  # shown only once the table is up
+            return
+        self._start = start_screen(spec, self.session.clock, self.config.clock_keys)
         self.push_screen(self._start)
 
     async def start_game(self) -> None:

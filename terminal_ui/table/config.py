@@ -36,9 +36,11 @@ class TableConfig:
     event_id: str | None = None
     mode: Literal["board", "scoresheet"] | None = None
     clock: str = "emulated"
-    """The clock: ``emulated`` (driven by the keys), ``serial:PATH`` or ``mqtt:URL``
-    (a clock on a venue broker: the table is then published there too, so the
-    director and the hub see it)."""
+    """The ``--clock`` text, one of the registry's specs
+    (:data:`firmware_bridge.host.transports.TRANSPORTS`, over
+    :mod:`clock.device.clock_spec`'s own two); read there, never here. On a clock
+    on the venue broker the table is published there too, so the director and the
+    hub see it."""
     new_game: bool = False
     """Start a new game after the log's finished one (see :mod:`clock.table.session`)."""
     assignment: str | None = None

@@ -77,6 +77,19 @@ def test_the_broker_url_is_read_once_into_the_spec() -> None:
     assert (spec.broker.port, spec.broker.table.table) == (8883, "t7")
 
 
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("emulated", "emulated (the clock keys)"),
+        ("none", "none"),
+        ("serial:/dev/ttyACM0", "serial:/dev/ttyACM0"),
+        ("mqtt://hub/club/t7", "mqtt://hub/club/t7"),
+    ],
+)
+def test_a_spec_says_what_the_start_screen_shows(text: str, shown: str) -> None:
+    assert TRANSPORTS.parse(text).describe() == shown
+
+
 def test_the_help_names_every_transport_with_its_line() -> None:
     shown = TRANSPORTS.help()
     for transport in TRANSPORTS.transports:
