@@ -298,6 +298,22 @@ class _Out:
 MessageHandler = Callable[[aiomqtt.Message], None]
 
 
+async def _cancel_and_wait(tasks: Sequence[asyncio.Task[None]], every_s: float) -> None:
+    """Cancel ``tasks`` and wait until each has ended, cancelling again every ``every_s``
+    those that run on: Python 3.11's ``asyncio.wait_for``, which aiomqtt's timeouts use,
+    drops a cancellation that lands as the answer it waits for arrives (a SUBACK, a
+    PUBACK), and the task goes on as if never cancelled (a close would wait for ever).
+    Their errors are retrieved, not raised."""
+    pending = {t for t in tasks if not t.done()}
+    while pending:
+        for task in pending:
+            task.cancel()
+        _, pending = await asyncio.wait(pending, timeout=every_s)
+    for task in tasks:
+        if not task.cancelled():
+            task.exception()
+
+
 def _direct_queue(session: MqttSession) -> type[asyncio.Queue[aiomqtt.Message]]:
     """A queue class for aiomqtt that hands each message straight to the session.
 
@@ -443,9 +459,7 @@ class MqttSession:
             await self.flush(flush_s)
         self._closing = True
         if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            await _cancel_and_wait([self._task], every_s=1.0)
             self._task = None
         self.connected.clear()
         while self._outbox:
@@ -611,9 +625,7 @@ class MqttSession:
         try:
             done, _ = await asyncio.wait({sender, receiver}, return_when=asyncio.FIRST_COMPLETED)
         finally:
-            for task in (sender, receiver):
-                task.cancel()
-            await asyncio.gather(sender, receiver, return_exceptions=True)
+            await _cancel_and_wait([sender, receiver], every_s=0.1)
         for task in done:
             exc = task.exception()
             if exc is not None:
