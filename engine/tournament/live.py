@@ -19,6 +19,7 @@ from engine.rules.game_report import GameReport, LiveReport
 from engine.rules.state import game_over_words
 from engine.tournament.intake import result_of_game
 from engine.tournament.records import Result
+from engine.tournament.scores import result_text
 from engine.tournament.standings import Standing
 from engine.tournament.state import DivisionState
 
@@ -30,6 +31,7 @@ __all__ = [
     "live_result",
     "live_standings",
     "phase_words",
+    "result_words",
     "round_standings",
     "standings_label",
 ]
@@ -95,13 +97,29 @@ def phase_words(rep: LiveReport | GameReport | Mapping[str, Any]) -> str:
     res, players = rep.get("result"), rep.get("players")
     if not isinstance(res, Mapping) or not isinstance(players, list) or len(players) != 2:
         return str(rep.get("phase_text") or "")
-    return game_over_words(
-        (str(players[0]), str(players[1])),
+    scores, winner, reason, spread, recorded = _ruled(res)
+    names = (str(players[0]), str(players[1]))
+    return game_over_words(names, scores, winner, reason, spread, spread_recorded=recorded)
+
+
+def result_words(players: tuple[str, str], result: Mapping[str, Any]) -> str:
+    """A table's ruled result (its report's ``result``, as JSON gives it) in the one
+    wording of a result (``result_text``: what :func:`phase_words` says after "game
+    over: "): the director's event screen shows a game over but not yet signed so."""
+    scores, winner, reason, spread, recorded = _ruled(result)
+    return result_text(players, scores, winner, reason, spread, spread_recorded=recorded)
+
+
+def _ruled(res: Mapping[str, Any]) -> tuple[tuple[int, int], int | None, str, int, bool]:
+    """A report's ``result`` as JSON gives it: the scores, the winner, the reason, the
+    spread, and whether the variant records a spread (TOR-11: none to say)."""
+    winner = res.get("winner")
+    return (
         (int(res["scores"][0]), int(res["scores"][1])),
-        res.get("winner"),
+        None if winner is None else int(winner),
         str(res.get("reason") or ""),
         int(res.get("spread") or 0),
-        spread_recorded=res.get("spread_recorded") is not False,  # TOR-11: no spread to say
+        res.get("spread_recorded") is not False,
     )
 
 

@@ -18,9 +18,9 @@ from engine.clocktext import clock_text
 from engine.errors import EngineError
 from engine.events import Event
 from engine.tournament.assignment import round_assignments
-from engine.tournament.live import TableGame, round_standings
+from engine.tournament.live import TableGame, result_words, round_standings
 from engine.tournament.report import standings_lines
-from engine.tournament.scores import result_text, score_text
+from engine.tournament.scores import score_text
 from engine.tournament.state import DivisionState, EventState
 from terminal_ui.director.rows import Row
 
@@ -183,17 +183,8 @@ def _at_table(row: Row, game: TableGame, first: str) -> str:
     """A game with no result in the event yet, as its table has it: over, the table's
     ruling (the standings count it so) until both sign; in play, the scores in the
     pairing's order, the phase and the clocks."""
-    res = row.result
-    if res is not None:
-        scores = (int(res["scores"][0]), int(res["scores"][1]))
-        words = result_text(
-            row.players,
-            scores,
-            res["winner"],
-            str(res["reason"]),
-            res["spread"],
-            spread_recorded=res.get("spread_recorded") is not False,  # TOR-11: no spread
-        )
+    if row.result is not None:
+        words = result_words(row.players, row.result)  # as the overview's "game over: ..."
         unsigned = [name for name, done in zip(row.players, game.signed, strict=True) if not done]
         return f"{words}; not signed yet by {' and '.join(unsigned)}" if unsigned else words
     sa, sb = row.scores if row.players[0] == first else row.scores[::-1]

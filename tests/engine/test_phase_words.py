@@ -11,7 +11,7 @@ from engine.events import ClockPressed, Event, GameStarted, HoldCalled, Resigned
 from engine.rules.machine import apply
 from engine.rules.replay import live_report, replay, report
 from engine.rules.state import GameState, Phase
-from engine.tournament.live import TableGame, phase_words
+from engine.tournament.live import TableGame, phase_words, result_words
 from tests.support.gamelog import random_log
 
 RESIGNED: list[Event] = [
@@ -58,3 +58,20 @@ def test_the_clock_line_says_the_short_form() -> None:
     assert display_text(held, held.t) == "HOLD"
     playing = states(RESIGNED[:3])[-1]
     assert playing.describe_phase(short=True) == ""
+
+
+def test_a_result_is_worded_as_the_game_over_says_it() -> None:
+    """The director's event screen words an unsigned result as the overview's
+    ``game over: ...`` does (a resignation names the resigner's lead as a loss)."""
+    for seed, variant in ((1, "nzasp"), (2, "naspa"), (3, "toronto-speed")):
+        for st in [*states(random_log(seed, variant)), *states(RESIGNED)]:
+            plain = report(st, live=True)
+            game = TableGame.of(plain)
+            if game is None or game.result is None:
+                continue
+            assert phase_words(plain) == f"game over: {result_words(game.players, game.result)}"
+    over = report(states(RESIGNED)[-1], live=True)
+    game = TableGame.of(over)
+    assert game is not None
+    assert game.result is not None
+    assert result_words(game.players, game.result).startswith("Ann Able wins: Ann Ames resigned")
