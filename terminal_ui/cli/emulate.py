@@ -271,9 +271,20 @@ async def emulate(
     return status
 
 
+def _names_a_table(url: str) -> bool:
+    """Whether the broker URL's path names the table (read by the one URL parser); a
+    URL it refuses is refused with its reason by :func:`emulate`."""
+    from firmware_bridge.mqtt.session import parse_url
+
+    try:
+        return parse_url(url).table is not None
+    except ValueError:
+        return True
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``emulate-clock`` until quit, end of input or end of script."""
-    if args.mqtt and not args.table and "/" not in args.mqtt.split("://", 1)[-1]:
+    if args.mqtt and not args.table and not _names_a_table(args.mqtt):
         sys.stderr.write("rackclock emulate-clock: --mqtt needs --table\n")
         return 2
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
