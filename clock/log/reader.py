@@ -16,10 +16,39 @@ from clock.user_files import register_variant_files
 from engine.events import Event
 from engine.rules.replay import Refused, Rejected, parse_jsonl_with_refused
 
-__all__ = ["SQLITE_MAGIC", "is_sqlite", "load_log", "load_log_with_refused"]
+__all__ = [
+    "LOG_SUFFIXES",
+    "SQLITE_MAGIC",
+    "is_sqlite",
+    "load_log",
+    "load_log_with_refused",
+    "log_files",
+]
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 """The first bytes of every SQLite file (an event log); anything else is read as JSON Lines."""
+
+LOG_SUFFIXES = (".sqlite", ".jsonl")
+"""The names of the files a folder's logs are found by."""
+
+
+def log_files(paths: list[Path]) -> list[Path]:
+    """The files named, with folders replaced by the logs under them (by their
+    :data:`LOG_SUFFIXES`, in name order): ``director --log`` and ``event results``
+    on a folder such as the venue's archive.
+
+    Raises:
+        FileNotFoundError: A path that does not exist.
+    """
+    out: list[Path] = []
+    for p in paths:
+        if p.is_dir():
+            out += sorted(f for f in p.rglob("*") if f.suffix in LOG_SUFFIXES and f.is_file())
+        elif p.exists():
+            out.append(p)
+        else:
+            raise FileNotFoundError(f"no such file: {p}")
+    return out
 
 
 def is_sqlite(path: Path) -> bool:

@@ -7,9 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-__all__ = ["log_files", "register"]
-
-_LOG_SUFFIXES = (".sqlite", ".jsonl")
+__all__ = ["register"]
 
 
 def register(sub: Any) -> None:
@@ -64,26 +62,10 @@ def register(sub: Any) -> None:
     cmd.set_defaults(handler=run)
 
 
-def log_files(paths: list[Path]) -> list[Path]:
-    """The files named, with folders replaced by the logs under them.
-
-    Raises:
-        FileNotFoundError: A path that does not exist.
-    """
-    out: list[Path] = []
-    for p in paths:
-        if p.is_dir():
-            out += sorted(f for f in p.rglob("*") if f.suffix in _LOG_SUFFIXES and f.is_file())
-        elif p.exists():
-            out.append(p)
-        else:
-            raise FileNotFoundError(f"no such file: {p}")
-    return out
-
-
 def run(args: argparse.Namespace) -> int:
     """Open the console."""
     from clock.log.eventlog import LogError
+    from clock.log.reader import log_files
     from engine.errors import EngineError
     from terminal_ui.director.app import DirectorApp
     from terminal_ui.director.config import DirectorConfig

@@ -456,7 +456,7 @@ def _results(args: argparse.Namespace) -> int:
 
     def once(ledger: EventLedger) -> int:
         """Every file once; the number of files named on the command line that gave nothing."""
-        from terminal_ui.cli.director import log_files
+        from clock.log.reader import log_files
 
         ledger.refresh()  # --watch beside the console: the event as it stands now
         failed = 0

@@ -24,7 +24,7 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, Static
 
 from clock.log.eventlog import EventLog
-from clock.log.reader import load_log
+from clock.log.reader import load_log, log_files
 from clock.table.service import TableService
 from clock.timeline import FakeTimeline
 from engine.events import (
@@ -49,7 +49,6 @@ from firmware_bridge.mqtt.session import Backoff, parse_url
 from firmware_bridge.mqtt.topics import TableTopics
 from firmware_bridge.venue.publisher import TablePublisher
 from terminal_ui.cli import main
-from terminal_ui.cli.director import log_files
 from terminal_ui.director.app import DirectorApp
 from terminal_ui.director.config import DirectorConfig
 from terminal_ui.director.rows import Flag
