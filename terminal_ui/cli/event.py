@@ -239,29 +239,11 @@ def _one_division(state: EventState, name: str | None) -> DivisionState:
 
 
 def _new(args: argparse.Namespace) -> int:
-    from engine.errors import EngineError
-
     def run() -> int:
+        from clock.tournament.event_files import read_event_file
         from clock.tournament.ledger import EventLedger
-        from clock.user_files import load_variant
-        from engine.tournament.errors import EventFileError
-        from engine.tournament.spec import parse_event
 
-        data = args.event_file.read_bytes()
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise EventFileError(
-                f"{args.event_file}: not UTF-8 text at byte {exc.start}: an event file is "
-                "TOML, which is UTF-8 (save it as UTF-8)"
-            ) from None
-        for spec in parse_event(text, str(args.event_file)).divisions:
-            try:
-                load_variant(spec.variant)  # a table could not start a game of an unknown one
-            except EngineError as exc:
-                raise EventFileError(
-                    f"{args.event_file}: division {spec.name!r}: variant {spec.variant!r}: {exc}"
-                ) from None
+        text, _ = read_event_file(args.event_file)
         out = args.output or args.event_file.with_suffix(".sqlite")
         with EventLedger.create(out, text, str(args.event_file)) as ledger:
             for div in ledger.state.divisions.values():
@@ -592,13 +574,11 @@ def _export(args: argparse.Namespace) -> int:
 
 def _import(args: argparse.Namespace) -> int:
     def run() -> int:
+        from clock.tournament.event_files import read_t_files
         from clock.tournament.ledger import EventLedger
-        from engine.tournament.tsh import event_text_of_t, parse_t, records_from_t
+        from engine.tournament.tsh import event_text_of_t, records_from_t
 
-        parsed = [
-            (path.stem.upper(), parse_t(path.read_text(encoding="iso-8859-1"), str(path)))
-            for path in args.tfiles
-        ]
+        parsed = read_t_files(args.tfiles)
         text = event_text_of_t(args.log.stem, parsed, args.rounds, args.system)
         with EventLedger.create(args.log, text, "tsh import") as ledger:
             for name, t in parsed:
