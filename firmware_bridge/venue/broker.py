@@ -38,6 +38,7 @@ __all__ = [
     "config_text",
     "find_mosquitto",
     "free_port",
+    "lan_address",
     "listening",
     "wait_port",
 ]
@@ -67,6 +68,19 @@ def free_port(host: str = "127.0.0.1") -> int:
         s.bind((host, 0))
         port: int = s.getsockname()[1]
         return port
+
+
+def lan_address() -> str:
+    """This machine's address on the network it would reach others through: the
+    host the venue's tables and directors are told to connect to (its name when
+    there is no route)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("192.0.2.1", 9))  # TEST-NET-1: picks the route, sends nothing
+            addr: str = s.getsockname()[0]
+            return addr
+        except OSError:
+            return socket.gethostname()
 
 
 def listening(port: int, host: str = "127.0.0.1") -> bool:

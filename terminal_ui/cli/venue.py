@@ -18,7 +18,6 @@ import asyncio
 import contextlib
 import logging
 import signal
-import socket
 import sys
 from pathlib import Path
 from typing import Any, TextIO
@@ -69,17 +68,6 @@ def register(sub: Any) -> None:
     cmd.set_defaults(handler=run)
 
 
-def lan_address() -> str:
-    """This machine's address on the network it would reach others through."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        try:
-            s.connect(("192.0.2.1", 9))  # TEST-NET-1: picks the route, sends nothing
-            addr: str = s.getsockname()[0]
-            return addr
-        except OSError:
-            return socket.gethostname()
-
-
 def _say(out: TextIO, text: str) -> None:
     out.write(text + "\n")
     out.flush()
@@ -120,7 +108,7 @@ async def _hub(
 def run(args: argparse.Namespace) -> int:
     """Start the broker (unless given one), print how to connect, archive until ctrl+c."""
     from firmware_bridge.mqtt.session import parse_url
-    from firmware_bridge.venue.broker import BrokerConfig, Mosquitto, MosquittoError
+    from firmware_bridge.venue.broker import BrokerConfig, Mosquitto, MosquittoError, lan_address
     from terminal_ui.shared.datadir import data_dir
 
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
