@@ -14,7 +14,7 @@ from pathlib import Path
 from clock.exports.game_records import ExportReport
 from engine.events import Event, GameStarted
 from engine.exports.results import GameResult, ResultsError, game_result, naspa_lines, tsh_files
-from engine.exports.roster import Roster
+from engine.exports.roster import Roster, parse_roster
 from engine.rules.replay import replay, split_games
 from engine.rules.state import GameState
 
@@ -23,6 +23,7 @@ __all__ = [
     "export_results",
     "finished_games",
     "log_games",
+    "read_roster",
     "results_files",
 ]
 
@@ -76,6 +77,17 @@ def finished_games(logs: Iterable[tuple[str, Sequence[tuple[int, Event]]]]) -> l
     for label, events in sorted(logs, key=lambda log: log[0]):
         out += log_games(label, events)[0]
     return out
+
+
+def read_roster(path: Path) -> Roster:
+    """The roster file ``--roster`` names (tsh ``.t`` lines or CSV, UTF-8 with or
+    without a byte-order mark): the names as filed and the ratings.
+
+    Raises:
+        OSError, UnicodeDecodeError: It cannot be read.
+        RosterError: It is not a roster (quoted).
+    """
+    return parse_roster(path.read_text(encoding="utf-8-sig"), str(path))
 
 
 def results_files(

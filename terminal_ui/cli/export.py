@@ -130,16 +130,16 @@ def run_gcg(args: argparse.Namespace) -> int:
 
 def run_results(args: argparse.Namespace) -> int:
     """Write the NASPA or tsh results of every finished game in the logs."""
-    from clock.exports.results_files import log_games, results_files
+    from clock.exports.results_files import log_games, read_roster, results_files
     from engine.errors import EngineError
     from engine.exports.results import ResultsError
-    from engine.exports.roster import RosterError, parse_roster
+    from engine.exports.roster import RosterError
 
     name = f"rackclock export {args.kind}"
     roster = None
     if args.roster is not None:
         try:
-            roster = parse_roster(args.roster.read_text(encoding="utf-8-sig"), str(args.roster))
+            roster = read_roster(args.roster)
         except (OSError, UnicodeDecodeError) as exc:
             _say(f"{name}: cannot read the roster {args.roster}: {exc}")
             return 1
