@@ -2,9 +2,10 @@
 
 Without ``--broker`` it runs a managed Mosquitto (:mod:`firmware_bridge.venue.broker`)
 with its configuration and persistence in the data folder; with one, it uses
-that broker. It prints how tables, clocks and directors connect, then archives
-every table under ``<data>/archive/<venue>/``: the latest state
-(``<table>.json``) whenever one arrives, and the whole event log
+that broker. It prints how tables, clocks and directors connect, then runs the
+hub (:mod:`firmware_bridge.venue.hub`), which archives every table under
+``<data>/archive/<venue>/``: the latest state (``<table>.json``) whenever one
+arrives, and the whole event log
 (``<table>.jsonl``, fetched with the director command ``get_log``) whenever a
 finished game's state changes, so results can be exported after the tables are
 gone (``rackclock director --log <data>/archive``). It runs until ctrl+c, then
@@ -15,9 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import logging
-import signal
 import sys
 from pathlib import Path
 from typing import Any, TextIO
@@ -73,42 +72,11 @@ def _say(out: TextIO, text: str) -> None:
     out.flush()
 
 
-async def _hub(
-    url: str, root: Path, page: tuple[str, int, str] | None, event: Path | None = None
-) -> None:
-    from firmware_bridge.venue.archive import Archive
-
-    archive = Archive(url, root)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows
-        loop.add_signal_handler(signal.SIGTERM, stop.set)
-    tasks = [asyncio.create_task(archive.run(), name="venue.archive")]
-    server = None
-    if page is not None:
-        from firmware_bridge.mqtt.session import parse_url
-        from firmware_bridge.venue.page.server import VenuePage
-
-        venue, port, host = page
-        server = VenuePage(parse_url(url), venue, host=host, port=port, event=event)
-        served = asyncio.create_task(server.run(), name="venue.page")
-    try:
-        await stop.wait()
-    finally:
-        if server is not None:
-            # the web server stops by itself (browsers' streams closed), not by cancelling
-            server.server.should_exit = True
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(served, 10)
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-
-
 def run(args: argparse.Namespace) -> int:
     """Start the broker (unless given one), print how to connect, archive until ctrl+c."""
     from firmware_bridge.mqtt.session import parse_url
     from firmware_bridge.venue.broker import BrokerConfig, Mosquitto, MosquittoError, lan_address
+    from firmware_bridge.venue.hub import run_hub
     from terminal_ui.shared.datadir import data_dir
 
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
@@ -182,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
         page = (args.venue, args.page, "127.0.0.1" if args.local else "0.0.0.0")
         _say(out, f"Venue screen: http://{host}:{args.page}/ (venue {args.venue})")
     try:
-        asyncio.run(_hub(url, data / "archive", page, args.event))
+        asyncio.run(run_hub(url, data / "archive", page, args.event))
     except KeyboardInterrupt:
         pass
     finally:
