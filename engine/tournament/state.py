@@ -167,6 +167,15 @@ class DivisionState:
             return []
         return [p for p in paired.pairs if self.result(round_, p) is None]
 
+    def rounds_paired(self, seed: int, from_round: int = 1) -> list[int]:
+        """The rounds from ``from_round`` on whose pairings have ``seed`` in them (a
+        bye too), in order: ``event withdraw`` names them, to be forfeited or unpaired."""
+        return [
+            rnd
+            for rnd, paired in sorted(self.pairings.items())
+            if rnd >= from_round and any(seed in p for p in paired.pairs)
+        ]
+
     def meetings(self) -> dict[frozenset[int], list[int]]:
         """The rounds in which each two players were paired."""
         out: dict[frozenset[int], list[int]] = {}

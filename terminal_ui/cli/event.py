@@ -523,13 +523,12 @@ def _withdraw(args: argparse.Namespace) -> int:
             seed = div.seed_of(args.name)
             ledger.append(Withdrew(div.spec.name, seed, args.round, args.reason))
             print(f"{div.name(seed)} withdrawn from round {args.round}: not paired from then on")
-            for rnd, paired in sorted(div.pairings.items()):
-                if rnd >= args.round and any(seed in p for p in paired.pairs):
-                    _say(
-                        f"note: round {rnd} is paired with {div.name(seed)} in it: record the "
-                        f"game as a forfeit (event result ... --forfeit {div.name(seed)!r}) "
-                        "or unpair the round"
-                    )
+            for rnd in div.rounds_paired(seed, args.round):
+                _say(
+                    f"note: round {rnd} is paired with {div.name(seed)} in it: record the "
+                    f"game as a forfeit (event result ... --forfeit {div.name(seed)!r}) "
+                    "or unpair the round"
+                )
         return 0
 
     return _guard(args, run)

@@ -1,6 +1,7 @@
 """Which round a table is sent by default and which tables a round's publish clears:
 the latest paired round, and the tables every other paired round used (later ones
-too, when an earlier round is published again), numbered as the round numbers them."""
+too, when an earlier round is published again), numbered as the round numbers them;
+and the rounds already paired that a withdrawing player is in."""
 
 from __future__ import annotations
 
@@ -69,3 +70,16 @@ def test_a_round_clears_the_tables_of_the_others_and_not_its_own() -> None:
 def test_a_single_round_clears_nothing() -> None:
     ev = event(Paired("A", 1, ((1, 2), (3, 4))))
     assert other_rounds_tables(ev, 1) == set()
+
+
+def test_the_rounds_a_player_is_paired_in_from_a_round_on() -> None:
+    ev = event(
+        Paired("A", 1, ((1, 2), (3, 4))),
+        Paired("A", 2, ((1, 3), (2, 4))),
+        Paired("B", 1, ((1, 2),)),
+    )
+    a = ev.division("A")
+    assert a.rounds_paired(3) == [1, 2]
+    assert a.rounds_paired(3, 2) == [2]
+    assert a.rounds_paired(3, 3) == []
+    assert ev.division("B").rounds_paired(1, 2) == []
