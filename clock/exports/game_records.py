@@ -14,7 +14,7 @@ from engine.gcg import write_gcg
 from engine.gcg.check import UNKNOWN_RACK_PRAGMA
 from engine.rules.replay import replay, split_games
 
-__all__ = ["ExportReport", "GcgFile", "export_game", "gcg_files"]
+__all__ = ["ExportReport", "GcgFile", "export_game", "game_path", "gcg_files"]
 
 
 @dataclass
@@ -67,6 +67,17 @@ def gcg_files(label: str, events: Sequence[tuple[int, Event]]) -> tuple[list[Gcg
     return out, problems
 
 
+def game_path(path: Path, number: int, several: bool) -> Path:
+    """Where game ``number`` of a log goes when ``path`` is asked for: ``path`` for
+    a log of one game, ``<stem>-<number><suffix>`` (``.gcg`` without a suffix) when
+    the log holds several (the console's export and ``rackclock export gcg -o``).
+
+    >>> game_path(Path("t1.gcg"), 2, True).name, game_path(Path("t1.gcg"), 1, False).name
+    ('t1-2.gcg', 't1.gcg')
+    """
+    return path.with_name(f"{path.stem}-{number}{path.suffix or '.gcg'}") if several else path
+
+
 def export_game(label: str, events: Sequence[tuple[int, Event]], directory: Path) -> ExportReport:
     """The log as JSON Lines (``<label>.jsonl``) and each board game as GCG
     (``<label>.gcg``; ``<label>-<n>.gcg`` when the log holds several games)."""
@@ -79,7 +90,7 @@ def export_game(label: str, events: Sequence[tuple[int, Event]], directory: Path
     files, out.problems = gcg_files(label, events)
     several = len(files) + len(out.problems) > 1  # one file or problem per game
     for f in files:
-        gcg = directory / (f"{name}-{f.number}.gcg" if several else f"{name}.gcg")
+        gcg = game_path(directory / f"{name}.gcg", f.number, several)
         gcg.write_bytes(f.data)
         out.paths.append(gcg)
         out.notes.extend(f.notes)

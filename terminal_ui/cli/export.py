@@ -89,7 +89,7 @@ def _events(path: Path, command: str) -> list[tuple[int, Event]] | None:
 
 def run_gcg(args: argparse.Namespace) -> int:
     """Write each game of one log as GCG."""
-    from clock.exports.game_records import gcg_files
+    from clock.exports.game_records import game_path, gcg_files
 
     path = Path(args.log)
     events = _events(path, "gcg")
@@ -116,9 +116,7 @@ def run_gcg(args: argparse.Namespace) -> int:
         if args.output is None:
             sys.stdout.buffer.write(f.data)
             continue
-        out = Path(args.output)
-        if games > 1:
-            out = out.with_name(f"{out.stem}-{f.number}{out.suffix or '.gcg'}")
+        out = game_path(Path(args.output), f.number, games > 1)
         try:
             out.write_bytes(f.data)
         except OSError as exc:
