@@ -536,6 +536,7 @@ def _withdraw(args: argparse.Namespace) -> int:
 
 def _export(args: argparse.Namespace) -> int:
     def run() -> int:
+        from clock.tournament.event_files import write_naspa_file, write_t_files
         from engine.tournament.naspa import event_naspa_lines
         from engine.tournament.tsh import event_t_files
 
@@ -544,27 +545,19 @@ def _export(args: argparse.Namespace) -> int:
             anchor = f"rackclock event ledger anchor {ledger.anchor}"
             if args.format == "tsh":
                 files = event_t_files(ledger.state, anchor)
-                folder = args.output or Path(".")
-                folder.mkdir(parents=True, exist_ok=True)
-                for name, lines in files.items():
-                    out = folder / name
-                    text = "\n".join(lines) + "\n"
-                    out.write_text(text, encoding="iso-8859-1", errors="replace")
+                for out in write_t_files(args.output or Path("."), files):
                     print(f"wrote {out}")
                 return 0
             notes: list[str] = []
             lines = event_naspa_lines(ledger.state, notes)
             for note in notes:
                 _say(f"note: {note}")
-            text = "\n".join(lines) + "\n"
             # NASPA's results file has no comment line: the anchor goes next to it
             if args.output is None:
-                sys.stdout.write(text)
+                sys.stdout.write("\n".join(lines) + "\n")
                 _say(anchor)
             else:
-                args.output.write_text(text, encoding="ascii")
-                side = args.output.with_name(args.output.name + ".anchor")
-                side.write_text(anchor + "\n", encoding="ascii")
+                side = write_naspa_file(args.output, lines, anchor)
                 print(f"wrote {args.output} ({anchor}, also in {side.name})")
         return 0
 

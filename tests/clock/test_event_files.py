@@ -8,7 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from clock.tournament.event_files import read_event_file, read_t_files
+from clock.tournament.event_files import (
+    read_event_file,
+    read_t_files,
+    write_naspa_file,
+    write_t_files,
+)
 from engine.tournament.errors import EventFileError
 
 EVENT = """
@@ -49,3 +54,15 @@ def test_t_files_are_named_for_their_divisions(tmp_path: Path) -> None:
     b.write_text("Caf\xe9, Cid 1600 0; 350\n", encoding="iso-8859-1")
     read = read_t_files([b, a])
     assert [name for name, _ in read] == ["B", "A"]
+
+
+def test_the_exports_are_written_in_their_formats_encodings(tmp_path: Path) -> None:
+    written = list(
+        write_t_files(tmp_path / "out", {"a.t": ["Caf\u00e9, Cid 1600", "Zo\u0107, Zed 1500"]})
+    )
+    assert written == [tmp_path / "out" / "a.t"]
+    assert written[0].read_bytes() == b"Caf\xe9, Cid 1600\nZo?, Zed 1500\n"  # tsh's ISO-8859-1
+    side = write_naspa_file(tmp_path / "r.txt", ["line 1", "line 2"], "anchor 3:abc")
+    assert (tmp_path / "r.txt").read_bytes() == b"line 1\nline 2\n"
+    assert side == tmp_path / "r.txt.anchor"
+    assert side.read_text(encoding="ascii") == "anchor 3:abc\n"
