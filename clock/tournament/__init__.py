@@ -1,5 +1,6 @@
 """The event's I/O: its ledger (every pairing and result, hash-chained on disk,
 :mod:`clock.tournament.ledger`) and the tables' game logs read and taken into it
-(:mod:`clock.tournament.gamelogs`), and the files a ledger is started from, the
-event file and tsh's ``.t`` files (:mod:`clock.tournament.event_files`). The
-event's rules and text are :mod:`engine.tournament`'s."""
+(:mod:`clock.tournament.gamelogs`), and the event's files: the event file and
+tsh's ``.t`` files a ledger is started from, and what ``event export`` writes
+(:mod:`clock.tournament.event_files`). The event's rules and text are
+:mod:`engine.tournament`'s."""
