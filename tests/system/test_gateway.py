@@ -55,9 +55,16 @@ async def test_a_serial_clock_plays_a_table_through_the_broker(
     clock.session.backoff = Backoff(initial_s=0.05, cap_s=0.3)
     log = tmp_path / "t7.sqlite"
     svc = TableService(log, timeline=MonotonicTimeline(), device=clock, heartbeat_ms=0)
+
+    async def firmware() -> None:
+        # the clock is plugged in once the table listens: its HELLO (its name) is not
+        # retained, and one sent before the table's first subscription is lost
+        await clock.session.wait_connected(WAIT_S)
+        await run_fd(fw, master)
+
     try:
         async with (
-            background(run_fd(fw, master), "firmware"),
+            background(firmware(), "firmware"),
             background(gateway.run(), "gateway"),
             svc,
         ):
