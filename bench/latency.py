@@ -37,7 +37,7 @@ shown for scale.
 Other transports plug in through :data:`TRANSPORTS`: a function taking the
 number of presses and returning the same dict. ``mqtt`` calls
 :func:`bench.latency_mqtt.measure_mqtt`. Every transport's result is printed by
-:func:`bench.report.print_result`.
+:func:`bench.latency_report.print_result`.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ from typing import Any
 import serial_asyncio_fast
 
 from bench.durable import RawCommit, floor_figures
-from bench.report import print_result
+from bench.latency_report import print_result
 from bench.stats import percentile_ms
 from clock.device.interface import DeviceEvent
 from clock.table.service import TableService, Update
@@ -295,7 +295,7 @@ def measure_serial(
 def _measure_mqtt(n: int) -> dict[str, Any]:
     """The MQTT transport's measurement (:mod:`bench.latency_mqtt`), imported when asked
     for: a serial run loads no MQTT client. The dependency goes one way: what both
-    modules share (the report and its floors) is :mod:`bench.report`."""
+    modules share (the report and its floors) is :mod:`bench.latency_report`."""
     from bench.latency_mqtt import measure_mqtt
 
     return measure_mqtt(n)

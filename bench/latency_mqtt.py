@@ -21,11 +21,12 @@ baseline: a QoS 1 publish by a plain aiomqtt client in the clock's process to it
 receipt by a plain aiomqtt client in the service's process, through the same
 broker: the bare transport. Each round also times one raw durable commit
 (:class:`bench.durable.RawCommit`), so the floor of a press is that round's raw
-trip plus its raw commit. The report is :mod:`bench.report`'s, as for every
+trip plus its raw commit. The report is :mod:`bench.latency_report`'s, as for every
 transport; its last line is JSON: ``{"transport","n","p50_ms","p99_ms",
 "baseline_p50_ms","baseline_p99_ms","ratio_p50","ratio_p99","floor_p50_ms",
-"ratio_floor_p50"}``. Floors: ``ratio_floor_p50 <= 2`` (:data:`bench.report.FLOOR_RATIO_P50`)
-and ``p99 < 10 ms`` (:data:`FLOOR_P99_MS`) on loopback.
+"ratio_floor_p50"}``. Floors: ``ratio_floor_p50 <= 2``
+(:data:`bench.latency_report.FLOOR_RATIO_P50`) and ``p99 < 10 ms``
+(:data:`FLOOR_P99_MS`) on loopback.
 """
 
 from __future__ import annotations
@@ -41,9 +42,9 @@ from typing import Any
 
 import aiomqtt
 
-from bench.broker import mosquitto
 from bench.durable import RawCommit, floor_figures
-from bench.report import print_result
+from bench.latency_report import print_result
+from bench.mosquitto import mosquitto
 from bench.stats import percentile_ms
 from clock.table.service import TableService, Update
 from clock.timeline import MonotonicTimeline
@@ -51,7 +52,7 @@ from engine.events import ClockPressed, GameStarted
 from firmware_bridge.device.firmware import ClockFirmware
 from firmware_bridge.device.mqtt_device import MqttDevice
 from firmware_bridge.host.mqtt_clock import MqttClock
-from firmware_bridge.mqtt.session import BrokerSettings, parse_url
+from firmware_bridge.mqtt.connection import BrokerSettings, parse_url
 from firmware_bridge.mqtt.topics import TableTopics
 
 __all__ = ["measure_mqtt"]
@@ -61,7 +62,7 @@ TABLE = TableTopics("bench", "t1")
 RAW_TOPIC = TABLE.base + "/bench/raw"
 REPO = Path(__file__).resolve().parent.parent
 FLOOR_P99_MS = 10.0
-"""Press-to-commit p99 on loopback (the ratio floor is bench.report's, for every
+"""Press-to-commit p99 on loopback (the ratio floor is bench.latency_report's, for every
 transport)."""
 WAIT_S = 5.0
 """Any single press or message slower than this is a failure."""

@@ -36,12 +36,12 @@ from typing import Any
 
 import aiomqtt
 
-from bench.broker import mosquitto
+from bench.mosquitto import mosquitto
 from bench.stats import percentile_ms
 from clock.table.service import TableService
 from clock.timeline import MonotonicTimeline
 from engine.events import ClockPressed, GameStarted
-from firmware_bridge.mqtt.session import BrokerSettings
+from firmware_bridge.mqtt.connection import BrokerSettings
 from firmware_bridge.mqtt.topics import PREFIX, TableTopics
 from firmware_bridge.venue.publisher import TablePublisher
 

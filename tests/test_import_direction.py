@@ -3,7 +3,7 @@ firmware_bridge, then terminal_ui. Inside firmware_bridge: the wire protocol and
 the broker connection (``mqtt``) at the bottom, the clock transports above them
 (``host``, and ``device``, which may use host's serial link but host never
 device), the venue above the MQTT plumbing and beside, never on, the transports
-(it never imports a clock class), and :mod:`firmware_bridge.tables`, which brings a
+(it never imports a clock class), and :mod:`firmware_bridge.table_setup`, which brings a
 table up with both, on top. Every module is parsed with :mod:`ast`, imports inside
 functions included."""
 
@@ -114,14 +114,14 @@ def test_the_detector_catches_each_floor_inside_firmware_bridge() -> None:
         "def f():\n"
         "    import firmware_bridge.device.gateway\n"
         "from firmware_bridge import venue\n"
-        "from firmware_bridge.mqtt.session import MqttSession\n"
+        "from firmware_bridge.mqtt.connection import MqttSession\n"
         "from firmware_bridge.wire import protocol\n"
     )
     assert violations("firmware_bridge.venue.publisher", source, "v.py") == [
         "v.py:1: firmware_bridge.venue imports firmware_bridge.host.mqtt_clock",
         "v.py:3: firmware_bridge.venue imports firmware_bridge.device.gateway",
     ]
-    assert violations("firmware_bridge.mqtt.session", source, "m.py") == [
+    assert violations("firmware_bridge.mqtt.connection", source, "m.py") == [
         "m.py:1: firmware_bridge.mqtt imports firmware_bridge.host.mqtt_clock",
         "m.py:3: firmware_bridge.mqtt imports firmware_bridge.device.gateway",
         "m.py:4: firmware_bridge.mqtt imports firmware_bridge",
@@ -130,7 +130,7 @@ def test_the_detector_catches_each_floor_inside_firmware_bridge() -> None:
         "w.py:1: firmware_bridge.wire imports firmware_bridge.host.mqtt_clock",
         "w.py:3: firmware_bridge.wire imports firmware_bridge.device.gateway",
         "w.py:4: firmware_bridge.wire imports firmware_bridge",
-        "w.py:5: firmware_bridge.wire imports firmware_bridge.mqtt.session",
+        "w.py:5: firmware_bridge.wire imports firmware_bridge.mqtt.connection",
     ]
     assert violations("firmware_bridge.host.serial_clock", source, "h.py") == [
         "h.py:3: firmware_bridge.host imports firmware_bridge.device.gateway",
@@ -139,4 +139,4 @@ def test_the_detector_catches_each_floor_inside_firmware_bridge() -> None:
     assert violations("firmware_bridge.device.gateway", source, "d.py") == [
         "d.py:4: firmware_bridge.device imports firmware_bridge",
     ]
-    assert violations("firmware_bridge.tables", source, "t.py") == []
+    assert violations("firmware_bridge.table_setup", source, "t.py") == []

@@ -40,7 +40,7 @@ from msgspec.structs import replace
 from clock.log.eventlog import EventLog, LogError, export_jsonl, import_jsonl
 from clock.log.heartbeat import read_alive, ruling_time, write_alive
 from clock.log.lock import WriterLock
-from clock.log.reader import is_sqlite, load_log
+from clock.log.log_files import is_sqlite, load_log
 from engine.errors import Refusal
 from engine.events import Event
 from engine.rules.machine import apply

@@ -30,7 +30,7 @@ from typing import Any, TextIO
 
 import msgspec
 
-from clock.log.reader import load_log
+from clock.log.log_files import load_log
 from clock.table.service import Update
 from clock.table.session import TableSession, assigned, next_game_ready, same_game
 from engine import report

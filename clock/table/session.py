@@ -15,7 +15,7 @@ variant's time per player, driven by keys or ``press`` lines) and ``none``; the
 transports to real clocks live in ``firmware_bridge``, above this package, which
 passes its registry in, and what runs beside the service there (the venue
 publisher, on a broker) as an :data:`Attachment`
-(:func:`firmware_bridge.tables.open_table`). This module knows nothing of either.
+(:func:`firmware_bridge.table_setup.open_table`). This module knows nothing of either.
 
 **When a game starts (the one rule).** A new game starts when the log holds
 none yet, or when the caller asks for one (``new_game``) and the log's game is

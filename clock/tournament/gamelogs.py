@@ -20,7 +20,7 @@ from pathlib import Path
 import msgspec
 
 from clock.log.eventlog import LogError, verify_and_read
-from clock.log.reader import is_sqlite, load_log
+from clock.log.log_files import is_sqlite, load_log
 from clock.tournament.ledger import EventLedger
 from clock.user_files import register_variant_files
 from engine.errors import EngineError

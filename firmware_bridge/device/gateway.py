@@ -31,7 +31,7 @@ from clock.device.interface import (
 )
 from firmware_bridge.device.mqtt_device import MqttDevice
 from firmware_bridge.host.serial_clock import SerialClock
-from firmware_bridge.mqtt.session import BrokerSettings, MqttSession
+from firmware_bridge.mqtt.connection import BrokerSettings, MqttSession
 from firmware_bridge.mqtt.topics import TableTopics, client_id
 from firmware_bridge.wire.protocol import Beep, Hello, Message, Pause, Press, Set, State, Text
 

@@ -30,7 +30,7 @@ import aiomqtt
 from typing_extensions import TypeVar
 
 from firmware_bridge.device.firmware import ClockFirmware
-from firmware_bridge.mqtt.session import BrokerSettings, MqttSession, TlsOptions, parse_url
+from firmware_bridge.mqtt.connection import BrokerSettings, MqttSession, TlsOptions, parse_url
 from firmware_bridge.mqtt.topics import DEFAULT_VENUE, TableTopics, client_id
 from firmware_bridge.wire.protocol import (
     Heartbeat,

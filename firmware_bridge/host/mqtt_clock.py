@@ -32,7 +32,7 @@ from clock.device.interface import (
     TimesReported,
 )
 from clock.timeline import MonotonicTimeline, Timeline
-from firmware_bridge.mqtt.session import BrokerSettings, MqttSession, parse_url
+from firmware_bridge.mqtt.connection import BrokerSettings, MqttSession, parse_url
 from firmware_bridge.mqtt.topics import TableTopics, client_id
 from firmware_bridge.wire.protocol import (
     Beep,
@@ -127,7 +127,7 @@ class MqttClock:
         session_expiry_s: How long the broker keeps our session (and queues the
             device's presses) while we are disconnected.
         session: The table process's one connection to ride
-            (:func:`firmware_bridge.mqtt.session.table_connection`, made by what
+            (:func:`firmware_bridge.mqtt.connection.table_connection`, made by what
             brings the table up and shared with its publisher); this clock takes its
             two topics and closes it. By default the clock opens its own.
     """

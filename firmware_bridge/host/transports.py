@@ -10,7 +10,7 @@ this package reaches.
   ``mqtt[s]://[user[:password]@]host[:port]/<venue>/<table>[?ca=...]``, its path
   naming the table; also written ``mqtt:mqtt://...`` (docs/mqtt.md). On its own
   here the clock opens its own connection; a table brought up with one
-  (:func:`firmware_bridge.tables.open_table`) gives it the table's one connection,
+  (:func:`firmware_bridge.table_setup.open_table`) gives it the table's one connection,
   shared with the publisher.
 
 A new transport (the GPIO clock of a later issue) is one module here (its
@@ -38,7 +38,7 @@ from clock.device.clock_spec import (
 
 if TYPE_CHECKING:
     from clock.device.interface import ClockDevice
-    from firmware_bridge.mqtt.session import BrokerSettings
+    from firmware_bridge.mqtt.connection import BrokerSettings
 
 __all__ = ["MQTT", "SERIAL", "TRANSPORTS", "MqttSpec", "SerialSpec", "parse_mqtt", "parse_serial"]
 
@@ -102,7 +102,7 @@ def parse_mqtt(text: str) -> MqttSpec | None:
     """
     if not text.startswith(("mqtt:", "mqtts:")):
         return None  # not ours, and the broker client is not imported for it
-    from firmware_bridge.mqtt.session import is_broker_url, parse_url
+    from firmware_bridge.mqtt.connection import is_broker_url, parse_url
 
     url = text if is_broker_url(text) else text.removeprefix("mqtt:")
     try:

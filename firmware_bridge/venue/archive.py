@@ -25,7 +25,7 @@ from typing import TextIO
 
 from engine.events import GameStarted
 from engine.rules.replay import parse_jsonl, split_games
-from firmware_bridge.mqtt.session import parse_url
+from firmware_bridge.mqtt.connection import parse_url
 from firmware_bridge.mqtt.topics import TableTopics
 from firmware_bridge.venue.director_link import DirectorError, DirectorLink
 

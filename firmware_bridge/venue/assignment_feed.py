@@ -36,7 +36,7 @@ from engine.tournament.assignment import (
     latest_paired_round,
 )
 from engine.tournament.errors import EventFileError
-from firmware_bridge.mqtt.session import (
+from firmware_bridge.mqtt.connection import (
     BrokerSettings,
     MqttSession,
     is_broker_url,

@@ -34,7 +34,7 @@ import msgspec
 
 from engine.events import Event, encode_event
 from engine.rules.replay import Refused, Rejected, parse_jsonl_with_refused
-from firmware_bridge.mqtt.session import BrokerSettings, MqttSession, publish_properties
+from firmware_bridge.mqtt.connection import BrokerSettings, MqttSession, publish_properties
 from firmware_bridge.mqtt.topics import PREFIX, TableTopics, TopicError, parse_topic
 from firmware_bridge.venue.publisher import GET_LOG
 from firmware_bridge.venue.table_document import (

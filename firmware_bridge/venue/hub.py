@@ -30,7 +30,7 @@ async def run_hub(
     tasks = [asyncio.create_task(archive.run(), name="venue.archive")]
     server = None
     if page is not None:
-        from firmware_bridge.mqtt.session import parse_url
+        from firmware_bridge.mqtt.connection import parse_url
         from firmware_bridge.venue.page.server import VenuePage
 
         venue, port, host = page

@@ -50,7 +50,7 @@ from clock.table.service import Ack, TableService, Update
 from engine.events import decode_event, encode_event
 from engine.rules.game_report import GameReport, LiveReport
 from engine.rules.replay import game_report, live_report
-from firmware_bridge.mqtt.session import (
+from firmware_bridge.mqtt.connection import (
     BrokerSettings,
     MqttSession,
     parse_url,
@@ -106,7 +106,7 @@ class TablePublisher:
         snapshot_s: At most one snapshot this often while only the seq moves.
         snapshot_expiry_s: Message expiry of the retained snapshot.
         session: The table process's one connection, shared with its clock link
-            (:func:`firmware_bridge.mqtt.session.table_connection`, made by what
+            (:func:`firmware_bridge.mqtt.connection.table_connection`, made by what
             brings the table up, which closes it). By default the publisher opens
             its own.
     """

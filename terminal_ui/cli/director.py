@@ -65,7 +65,7 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Open the console."""
     from clock.log.eventlog import LogError
-    from clock.log.reader import log_files
+    from clock.log.log_files import log_files
     from engine.errors import EngineError
     from terminal_ui.director.app import DirectorApp
     from terminal_ui.director.config import DirectorConfig
@@ -89,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
             sys.stderr.write("rackclock director: no .sqlite or .jsonl log found\n")
             return 2
     if args.broker:
-        from firmware_bridge.mqtt.session import parse_url
+        from firmware_bridge.mqtt.connection import parse_url
 
         try:
             parse_url(args.broker)

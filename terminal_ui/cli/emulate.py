@@ -172,7 +172,7 @@ async def emulate(
     from firmware_bridge.device.firmware import ClockFirmware, Display
     from firmware_bridge.device.mqtt_device import run_mqtt
     from firmware_bridge.device.serial_runner import run_serial
-    from firmware_bridge.mqtt.session import parse_url
+    from firmware_bridge.mqtt.connection import parse_url
 
     # Everything a user gave is checked before the clock starts.
     if args.mqtt:
@@ -274,7 +274,7 @@ async def emulate(
 def _names_a_table(url: str) -> bool:
     """Whether the broker URL's path names the table (read by the one URL parser); a
     URL it refuses is refused with its reason by :func:`emulate`."""
-    from firmware_bridge.mqtt.session import parse_url
+    from firmware_bridge.mqtt.connection import parse_url
 
     try:
         return parse_url(url).table is not None

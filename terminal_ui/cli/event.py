@@ -184,7 +184,7 @@ def _bad_input(args: argparse.Namespace) -> str | None:
         return f"--watch {watch}: the seconds between passes, more than 0 and under a day"
     broker = getattr(args, "broker", None)
     if broker is not None:
-        from firmware_bridge.mqtt.session import parse_venue_url
+        from firmware_bridge.mqtt.connection import parse_venue_url
 
         try:
             parse_venue_url(broker)  # the URL as typed in its message
@@ -344,7 +344,7 @@ def _publish(args: argparse.Namespace) -> int:
             other_rounds_tables,
             round_assignments,
         )
-        from firmware_bridge.mqtt.session import parse_venue_url
+        from firmware_bridge.mqtt.connection import parse_venue_url
         from firmware_bridge.venue.assignment_feed import publish_assignments
 
         with _open(args) as ledger:
@@ -385,8 +385,8 @@ def _unpair(args: argparse.Namespace) -> int:
 
 def _result(args: argparse.Namespace) -> int:
     def run() -> int:
-        from engine.tournament.entry import typed_result
         from engine.tournament.report import result_line
+        from engine.tournament.typed_result import typed_result
 
         name_a, score_a, name_b, score_b = args.entries
         a, b = (name_a, int(score_a)), (name_b, int(score_b))  # whole numbers: _bad_input
@@ -438,7 +438,7 @@ def _results(args: argparse.Namespace) -> int:
 
     def once(ledger: EventLedger) -> int:
         """Every file once; the number of files named on the command line that gave nothing."""
-        from clock.log.reader import log_files
+        from clock.log.log_files import log_files
 
         ledger.refresh()  # --watch beside the console: the event as it stands now
         failed = 0

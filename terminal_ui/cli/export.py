@@ -71,7 +71,7 @@ def _say(line: str) -> None:
 
 def _events(path: Path, command: str) -> list[tuple[int, Event]] | None:
     """The log's events, or None after saying why it cannot be read."""
-    from clock.log.reader import load_log
+    from clock.log.log_files import load_log
     from engine.errors import EngineError
 
     try:

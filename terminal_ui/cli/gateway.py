@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     """Run the gateway until ctrl+c."""
     from firmware_bridge.device.gateway import Gateway
     from firmware_bridge.host.serial_clock import SerialClock
-    from firmware_bridge.mqtt.session import parse_url
+    from firmware_bridge.mqtt.connection import parse_url
     from firmware_bridge.mqtt.topics import DEFAULT_VENUE, TableTopics, TopicError
 
     logging.basicConfig(

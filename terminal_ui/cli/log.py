@@ -11,7 +11,7 @@ from typing import Any
 
 from clock.log.eventlog import VerifyResult, export_jsonl, import_jsonl, verify
 from clock.log.lock import WriterLock
-from clock.log.reader import is_sqlite, load_log
+from clock.log.log_files import is_sqlite, load_log
 from engine.errors import EngineError
 from engine.rules.replay import replay
 

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from clock.log.reader import load_log_with_refused
+from clock.log.log_files import load_log_with_refused
 from engine.clocktext import clock_text, parse_clock_text, penalty_rate
 from engine.events import Event
 from engine.rules.replay import Refused, replay, report, split_games_with_refused
@@ -180,7 +180,7 @@ def run(args: argparse.Namespace) -> int:
     """Replay and print. Exit 1 when the file cannot be read, holds no game, or (a SQLite
     log) its hash chain is broken, unless ``--force``; unreadable lines are reported."""
     from clock.log.eventlog import verify
-    from clock.log.reader import is_sqlite
+    from clock.log.log_files import is_sqlite
     from engine.errors import EngineError
 
     bad_option = _options(args)

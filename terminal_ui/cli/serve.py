@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     """Run the service until quit or end of input."""
     from clock.table.serve import logged_variant, serve
     from clock.table.session import SessionError, TableSpec
-    from firmware_bridge.tables import open_table
+    from firmware_bridge.table_setup import open_table
 
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     if args.variant is None and not args.assignment:

@@ -74,7 +74,7 @@ def _say(out: TextIO, text: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Start the broker (unless given one), print how to connect, archive until ctrl+c."""
-    from firmware_bridge.mqtt.session import parse_url
+    from firmware_bridge.mqtt.connection import parse_url
     from firmware_bridge.venue.broker import BrokerConfig, Mosquitto, MosquittoError, lan_address
     from firmware_bridge.venue.hub import run_hub
     from terminal_ui.shared.datadir import data_dir

@@ -179,7 +179,7 @@ class DirectorApp(App[int]):
     @work(exclusive=True, group="link")
     async def run_link(self) -> None:
         """Keep the director's broker connection for the app's lifetime."""
-        from firmware_bridge.mqtt.session import parse_url
+        from firmware_bridge.mqtt.connection import parse_url
         from firmware_bridge.venue.director_link import DirectorLink
 
         assert self.config.broker is not None

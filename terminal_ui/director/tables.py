@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from clock.log.heartbeat import Alive, alive_path, now_from, read_alive
-from clock.log.reader import load_log_with_refused
+from clock.log.log_files import load_log_with_refused
 from engine.events import Event, encode_event
 from engine.rules.machine import advance, next_deadline
 from engine.rules.replay import (

@@ -58,7 +58,7 @@ from textual.markup import escape
 from textual.widgets import Input, Label, Static
 
 from clock.device.emulated import EmulatedClock
-from clock.log.reader import load_log
+from clock.log.log_files import load_log
 from clock.table.service import Ack, Status, TableService, Update
 from clock.table.session import SessionError, TableSession, TableSpec, starts_a_game
 from engine.errors import EngineError
@@ -78,7 +78,7 @@ from engine.events import (
     TurnScored,
 )
 from engine.rules.state import GameState, Phase
-from firmware_bridge.tables import open_table
+from firmware_bridge.table_setup import open_table
 from terminal_ui.scorekeeper.config import ScorekeeperConfig
 from terminal_ui.scorekeeper.entry import (
     Entry,

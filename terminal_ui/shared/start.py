@@ -20,7 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
 from clock.device.clock_spec import ClockSpec
-from clock.log.reader import load_log
+from clock.log.log_files import load_log
 from clock.table.session import TableSession, TableSpec
 from clock.user_files import load_variant
 from engine.clocktext import clock_text

@@ -47,7 +47,7 @@ from engine.events import Adjudicated, Challenged, Event, Signed
 from engine.rules.procedures.common import penalty
 from engine.rules.state import GameState, Phase
 from engine.tournament.assignment import Assignment
-from firmware_bridge.tables import open_table
+from firmware_bridge.table_setup import open_table
 from firmware_bridge.venue.assignment_feed import follow_assignments
 from terminal_ui.shared.command_input import CommandInput
 from terminal_ui.shared.help import HelpScreen, help_text

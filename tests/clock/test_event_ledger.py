@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from clock.log.eventlog import LogError, held, peek
-from clock.log.reader import is_sqlite
+from clock.log.log_files import is_sqlite
 from clock.tournament.ledger import EventLedger, parse_anchor, read_ledger, verify_ledger
 from engine.tournament.errors import TournamentError
 from engine.tournament.pairing.pair_round import draw

@@ -28,12 +28,12 @@ from urllib.parse import unquote
 import pytest
 
 from clock.log.eventlog import EventLog, LogError, export_jsonl, held, peek, verify
-from clock.log.reader import SQLITE_MAGIC, is_sqlite, load_log
+from clock.log.log_files import SQLITE_MAGIC, is_sqlite, load_log
 from clock.table.session import TableSpec
 from engine.events import ClockPressed, Event, GameStarted
-from firmware_bridge.mqtt.session import parse_url
+from firmware_bridge.mqtt.connection import parse_url
 from firmware_bridge.mqtt.topics import TableTopics
-from firmware_bridge.tables import open_table
+from firmware_bridge.table_setup import open_table
 from firmware_bridge.venue.director_link import DirectorLink
 from terminal_ui.cli import main
 from tests.helpers import Broker

@@ -20,7 +20,7 @@ import pytest
 from clock.log.eventlog import EventLog, LogError
 from clock.log.heartbeat import read_alive, table_now, write_alive
 from clock.log.lock import LogHeld, WriterLock, holder, lock_path
-from clock.log.reader import load_log
+from clock.log.log_files import load_log
 from clock.log.ruling import append_ruling
 from clock.table.service import TableService
 from clock.timeline import FakeTimeline

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from clock.log.eventlog import EventLog, verify
-from clock.log.reader import load_log
+from clock.log.log_files import load_log
 from clock.log.ruling import append_ruling, chain_path
 from engine.events import Adjusted, Event, GameStarted, Neutralized, Resumed, encode_event
 

@@ -51,10 +51,24 @@ class Wakeups:
             self.queue.put_nowait(update.event)
 
 
+def loop_lateness(timeline: MonotonicTimeline, t_ms: int) -> asyncio.Future[int]:
+    """How late the event loop runs a bare timer set for ``t_ms`` (ms, at least 0): what
+    the machine adds to any wake-up at that instant (a busy machine runs this process
+    late), which the service's own lateness is measured beyond."""
+    loop = asyncio.get_running_loop()
+    late: asyncio.Future[int] = loop.create_future()
+    loop.call_later(
+        max(0, t_ms - timeline.now_ms()) / 1000,
+        lambda: late.set_result(max(0, timeline.now_ms() - t_ms)),
+    )
+    return late
+
+
 async def test_deadline_wakeups_are_within_10_ms(tmp_path: Path) -> None:
     variant = tmp_path / "fast-speed.toml"
     variant.write_text(FAST, encoding="utf-8")
     errors: list[int] = []
+    machine: list[int] = []  # the loop's own lateness at each deadline (a bare timer's)
     for game in range(3):
         timeline = MonotonicTimeline()
         device = EmulatedClock(timeline, initial_ms=300)
@@ -78,9 +92,11 @@ async def test_deadline_wakeups_are_within_10_ms(tmp_path: Path) -> None:
             # Ann's -0:00.1: no more plays for her; Ben is behind and plays on.
             deadline = next_deadline(svc.state)
             assert deadline is not None
-            check = await asyncio.wait_for(woke.queue.get(), 2)
+            bare = loop_lateness(timeline, deadline)
+            check = await asyncio.wait_for(woke.queue.get(), 10)
             assert check.t is not None
             errors.append(check.t - deadline)
+            machine.append(await bare)
             assert svc.state.locked == (True, False)
             assert svc.state.phase is Phase.PLAYING
             assert [r.t for r in svc.state.rulings if r.rule == cutoff_rule] == [deadline]
@@ -89,9 +105,11 @@ async def test_deadline_wakeups_are_within_10_ms(tmp_path: Path) -> None:
             assert (await svc.submit(ClockPressed(player=0))).accepted
             second = next_deadline(svc.state)
             assert second is not None
-            check = await asyncio.wait_for(woke.queue.get(), 2)
+            bare = loop_lateness(timeline, second)
+            check = await asyncio.wait_for(woke.queue.get(), 10)
             assert check.t is not None
             errors.append(check.t - second)
+            machine.append(await bare)
             assert phase(svc) is Phase.END_RACKS
             # Rulings the deadlines made (a locked player's press, ruled a pass under
             # the same rule, is not one of them).
@@ -105,8 +123,13 @@ async def test_deadline_wakeups_are_within_10_ms(tmp_path: Path) -> None:
             assert woke.queue.empty()  # one wake-up per deadline
     assert len(errors) == 6
     assert all(e >= 0 for e in errors), errors  # never early: the stamp re-checks the time
-    print("scheduling errors (ms):", errors)
-    assert all(abs(e) < SCHEDULING_LIMIT_MS for e in errors), errors
+    print("scheduling errors (ms):", errors, "the loop's own lateness (ms):", machine)
+    # a loaded machine (a CI runner, a CPU hog) runs the whole process late: the service
+    # is held to 10 ms beyond what a bare timer at the same instant got
+    assert all(e - m < SCHEDULING_LIMIT_MS for e, m in zip(errors, machine, strict=True)), (
+        errors,
+        machine,
+    )
 
 
 async def test_a_slow_subscriber_does_not_hold_up_presses(tmp_path: Path) -> None:

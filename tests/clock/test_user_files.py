@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from clock import user_files as files
-from clock.log.reader import load_log
+from clock.log.log_files import load_log
 from clock.table.service import TableService
 from clock.timeline import FakeTimeline
 from engine.errors import DataFileError

@@ -6,7 +6,7 @@ import json
 
 import aiomqtt
 
-from firmware_bridge.mqtt.session import parse_url
+from firmware_bridge.mqtt.connection import parse_url
 from firmware_bridge.mqtt.topics import TableTopics
 from firmware_bridge.venue.director_link import DirectorLink
 from tests.helpers import Broker, wait_for

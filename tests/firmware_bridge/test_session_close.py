@@ -11,7 +11,7 @@ from typing import Any
 import aiomqtt
 import pytest
 
-from firmware_bridge.mqtt.session import MqttSession, parse_url
+from firmware_bridge.mqtt.connection import MqttSession, parse_url
 from tests.helpers import Broker
 
 

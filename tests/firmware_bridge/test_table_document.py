@@ -16,7 +16,7 @@ from clock.timeline import FakeTimeline
 from engine.events import ClockPressed, GameStarted, Neutralized, TilesPlaced
 from engine.rules.game_report import LiveReport
 from engine.rules.replay import report
-from firmware_bridge.mqtt.session import parse_url
+from firmware_bridge.mqtt.connection import parse_url
 from firmware_bridge.mqtt.topics import TableTopics
 from firmware_bridge.venue.publisher import TablePublisher
 from firmware_bridge.venue.table_document import (

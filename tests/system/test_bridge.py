@@ -18,7 +18,7 @@ import aiomqtt
 from clock.table.service import TableService
 from clock.timeline import FakeTimeline
 from engine.events import ClockPressed, GameStarted
-from firmware_bridge.mqtt.session import parse_url
+from firmware_bridge.mqtt.connection import parse_url
 from firmware_bridge.mqtt.topics import TableTopics
 from firmware_bridge.venue.director_link import DirectorLink
 from firmware_bridge.venue.publisher import TablePublisher

@@ -52,7 +52,7 @@ from engine.rules.replay import split_games
 from engine.rules.state import Result as EndResult
 from engine.tournament.assignment import decode_assignment
 from engine.tournament.records import Result
-from firmware_bridge.mqtt.session import parse_url
+from firmware_bridge.mqtt.connection import parse_url
 from firmware_bridge.venue.assignment_feed import retained_assignments
 from terminal_ui.director.app import DirectorApp
 from terminal_ui.director.config import DirectorConfig

@@ -18,7 +18,7 @@ import pytest
 from clock.log.eventlog import EventLog
 from engine.events import GameStarted
 from engine.tournament.assignment import Assignment, decode_assignment
-from firmware_bridge.mqtt.session import parse_url
+from firmware_bridge.mqtt.connection import parse_url
 from firmware_bridge.venue.assignment_feed import (
     load_assignment,
     publish_assignments,

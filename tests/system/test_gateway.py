@@ -23,7 +23,7 @@ from firmware_bridge.device.gateway import Gateway
 from firmware_bridge.device.serial_runner import run_fd
 from firmware_bridge.host.mqtt_clock import MqttClock
 from firmware_bridge.host.serial_clock import SerialClock
-from firmware_bridge.mqtt.session import Backoff, parse_url
+from firmware_bridge.mqtt.connection import Backoff, parse_url
 from firmware_bridge.mqtt.topics import TableTopics
 from firmware_bridge.wire.protocol import Press, from_json
 from tests.helpers import Broker, background, wait_for

@@ -31,7 +31,7 @@ from functools import partial
 from pathlib import Path
 
 from engine.events import Resigned, Signed, decode_event
-from firmware_bridge.mqtt.session import parse_url
+from firmware_bridge.mqtt.connection import parse_url
 from firmware_bridge.mqtt.topics import TableTopics
 from firmware_bridge.venue.archive import Archive
 from firmware_bridge.venue.director_link import DirectorLink

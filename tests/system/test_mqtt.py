@@ -35,7 +35,7 @@ from firmware_bridge.device.firmware import ClockFirmware
 from firmware_bridge.device.mqtt_device import MqttDevice
 from firmware_bridge.host.mqtt_clock import MqttClock, SeqFilter
 from firmware_bridge.host.transports import TRANSPORTS
-from firmware_bridge.mqtt.session import (
+from firmware_bridge.mqtt.connection import (
     Backoff,
     BrokerSettings,
     MqttSession,
@@ -231,7 +231,7 @@ def test_doctests() -> None:
     import doctest
 
     from firmware_bridge.host import mqtt_clock
-    from firmware_bridge.mqtt import session as mqtt_client
+    from firmware_bridge.mqtt import connection as mqtt_client
     from firmware_bridge.mqtt import topics
 
     for module in (topics, mqtt_client, mqtt_clock):

@@ -11,9 +11,9 @@ import aiomqtt
 
 from clock.table.session import TableSpec
 from clock.timeline import MonotonicTimeline
-from firmware_bridge.mqtt.session import parse_url
+from firmware_bridge.mqtt.connection import parse_url
 from firmware_bridge.mqtt.topics import TableTopics
-from firmware_bridge.tables import open_table
+from firmware_bridge.table_setup import open_table
 from firmware_bridge.venue.director_link import DirectorLink
 from firmware_bridge.venue.publisher import TablePublisher
 from terminal_ui.table.app import TableApp

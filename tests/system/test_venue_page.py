@@ -32,7 +32,7 @@ from engine.clocktext import clock_text
 from engine.events import ClockPressed, GameStarted, Resigned
 from engine.tournament.pairing.pair_round import draw
 from engine.tournament.records import Result
-from firmware_bridge.mqtt.session import parse_url
+from firmware_bridge.mqtt.connection import parse_url
 from firmware_bridge.mqtt.topics import TableTopics
 from firmware_bridge.venue.broker import free_port
 from firmware_bridge.venue.page.server import VenuePage

@@ -24,7 +24,7 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, Static
 
 from clock.log.eventlog import EventLog
-from clock.log.reader import load_log, log_files
+from clock.log.log_files import load_log, log_files
 from clock.table.service import TableService
 from clock.timeline import FakeTimeline
 from engine.events import (
@@ -45,7 +45,7 @@ from engine.rules.variant import load_variant
 from firmware_bridge.device.firmware import ClockFirmware
 from firmware_bridge.device.mqtt_device import MqttDevice
 from firmware_bridge.host.mqtt_clock import MqttClock
-from firmware_bridge.mqtt.session import Backoff, parse_url
+from firmware_bridge.mqtt.connection import Backoff, parse_url
 from firmware_bridge.mqtt.topics import TableTopics
 from firmware_bridge.venue.publisher import TablePublisher
 from terminal_ui.cli import main

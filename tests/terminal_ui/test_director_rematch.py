@@ -12,7 +12,7 @@ from clock.timeline import FakeTimeline
 from clock.tournament.ledger import EventLedger
 from engine.events import Event, GameStarted, Resigned, Signed
 from engine.tournament.pairing.pair_round import draw
-from firmware_bridge.mqtt.session import parse_url
+from firmware_bridge.mqtt.connection import parse_url
 from firmware_bridge.venue.publisher import TablePublisher
 from terminal_ui.director.app import DirectorApp
 from terminal_ui.director.config import DirectorConfig

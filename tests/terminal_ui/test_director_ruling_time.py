@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from clock.log.reader import load_log
+from clock.log.log_files import load_log
 from engine.events import GameStarted, Neutralized
 from terminal_ui.director.app import DirectorApp
 from tests.helpers import until

@@ -23,7 +23,7 @@ from engine.tournament.pairing.pair_round import draw
 from engine.tournament.records import Entered, Result, Withdrew
 from engine.tournament.spec import Player, parse_event
 from engine.tournament.tsh import division_lines, parse_t, records_from_t
-from firmware_bridge.mqtt.session import parse_url
+from firmware_bridge.mqtt.connection import parse_url
 from firmware_bridge.venue.assignment_feed import AssignmentError, load_assignment
 from firmware_bridge.venue.publisher import TablePublisher
 from terminal_ui.director.app import DirectorApp

@@ -22,7 +22,7 @@ from clock.table.service import TableService
 from clock.timeline import FakeTimeline
 from clock.tournament.ledger import EventLedger, verify_ledger
 from engine.tournament.records import Result
-from firmware_bridge.mqtt.session import parse_url
+from firmware_bridge.mqtt.connection import parse_url
 from firmware_bridge.venue.archive import Archive, foreign_game
 from firmware_bridge.venue.publisher import TablePublisher
 from terminal_ui.cli import main

@@ -12,7 +12,7 @@ import pytest
 from textual.pilot import Pilot
 
 from clock.log.eventlog import EventLog
-from clock.log.reader import load_log_with_refused
+from clock.log.log_files import load_log_with_refused
 from clock.table.service import TableService
 from clock.table.session import TableSpec
 from clock.timeline import FakeTimeline

@@ -24,7 +24,7 @@ import uvicorn
 from clock.log.eventlog import LogError
 from clock.tournament.ledger import EventLedger
 from engine.errors import EngineError
-from firmware_bridge.mqtt.session import BrokerSettings, MqttSession
+from firmware_bridge.mqtt.connection import BrokerSettings, MqttSession
 from firmware_bridge.mqtt.topics import client_id
 from firmware_bridge.venue.page.model import VenueModel, table_topics
 

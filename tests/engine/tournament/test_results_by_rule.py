@@ -19,7 +19,6 @@ from engine.events import (
 )
 from engine.exports.results import game_result
 from engine.rules.replay import replay as replay_game
-from engine.tournament.entry import typed_result
 from engine.tournament.errors import EventFileError, ResultError, TournamentError
 from engine.tournament.intake import result_of_game
 from engine.tournament.naspa import event_naspa_lines
@@ -28,6 +27,7 @@ from engine.tournament.records import Created, Paired, Record, Result, Withdrew,
 from engine.tournament.report import standings_lines
 from engine.tournament.state import EventState, replay
 from engine.tournament.tsh import division_lines, event_t_files, parse_t, records_from_t
+from engine.tournament.typed_result import typed_result
 
 KOTH = """
 name = "Club night"

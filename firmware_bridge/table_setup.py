@@ -5,7 +5,7 @@ transports (:mod:`firmware_bridge.host`) and the venue (:mod:`firmware_bridge.ve
 (:data:`firmware_bridge.host.transports.TRANSPORTS`) and gives
 :class:`clock.table.session.TableSession` the spec, the registry and what to attach.
 A clock on a broker gets the table process's one connection
-(:func:`firmware_bridge.mqtt.session.table_connection`), made here and handed to
+(:func:`firmware_bridge.mqtt.connection.table_connection`), made here and handed to
 both the clock link and the venue publisher; only such a table is published.
 """
 
@@ -41,7 +41,7 @@ def open_table(spec: TableSpec, *, timeline: Timeline | None = None) -> TableSes
         return TableSession(spec, timeline=timeline, clocks=TRANSPORTS, clock=clock)
 
     from firmware_bridge.host.mqtt_clock import MqttClock
-    from firmware_bridge.mqtt.session import table_connection
+    from firmware_bridge.mqtt.connection import table_connection
     from firmware_bridge.venue.publisher import TablePublisher
 
     connection = table_connection(clock.broker)  # closed by the clock when the table stops

@@ -16,7 +16,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from firmware_bridge.mqtt.session import BrokerSettings
+from firmware_bridge.mqtt.connection import BrokerSettings
 from firmware_bridge.mqtt.topics import TableTopics
 
 __all__ = ["mosquitto"]
