@@ -4,8 +4,13 @@ the broker connection (``mqtt``) at the bottom, the clock transports above them
 (``host``, and ``device``, which may use host's serial link but host never
 device), the venue above the MQTT plumbing and beside, never on, the transports
 (it never imports a clock class), and :mod:`firmware_bridge.table_setup`, which brings a
-table up with both, on top. Every module is parsed with :mod:`ast`, imports inside
-functions included."""
+table up with both, on top: no subpackage imports it. Every module is parsed with
+:mod:`ast`, imports inside functions included, and no way round a floor is left open:
+imports are absolute (a relative one is refused, so none goes unread), the package
+above the floors re-exports nothing (``from firmware_bridge import X`` can only name a
+submodule, which is checked), a dotted name reached through ``import firmware_bridge``
+is checked like an import, and nothing is imported by name at run time
+(``importlib.import_module``, ``__import__``)."""
 
 from __future__ import annotations
 
@@ -24,37 +29,80 @@ ALLOWED: dict[str, frozenset[str]] = {
 }
 """What each package may import of ours."""
 
+TOP = "firmware_bridge.table_setup"
+"""Brings a table up with a transport and the venue's publisher: on every floor's list."""
+
 FORBIDDEN_PREFIXES: dict[str, tuple[str, ...]] = {
     "firmware_bridge.wire": (
         "firmware_bridge.mqtt",
         "firmware_bridge.host",
         "firmware_bridge.device",
         "firmware_bridge.venue",
+        TOP,
     ),
     "firmware_bridge.mqtt": (
         "firmware_bridge.host",
         "firmware_bridge.device",
         "firmware_bridge.venue",
+        TOP,
     ),
-    "firmware_bridge.host": ("firmware_bridge.device", "firmware_bridge.venue"),
-    "firmware_bridge.device": ("firmware_bridge.venue",),
-    "firmware_bridge.venue": ("firmware_bridge.host", "firmware_bridge.device"),
+    "firmware_bridge.host": ("firmware_bridge.device", "firmware_bridge.venue", TOP),
+    "firmware_bridge.device": ("firmware_bridge.venue", TOP),
+    "firmware_bridge.venue": ("firmware_bridge.host", "firmware_bridge.device", TOP),
 }
 """Within a package: a subpackage that must not import another."""
 
 OURS = frozenset(ALLOWED)
 
+ABOVE_FLOORS = frozenset(sub.rpartition(".")[0] for sub in FORBIDDEN_PREFIXES)
+"""The packages whose subpackages have floors: their ``__init__`` imports nothing of
+ours, or ``from firmware_bridge import open_table`` would reach host from venue."""
+
+DYNAMIC_IMPORTS = frozenset({"import_module", "__import__"})
+"""Calls that import a module named by a string, out of the detector's sight."""
+
+
+def _dotted(node: ast.expr) -> str | None:
+    """``a.b.c`` for an attribute chain on a plain name, else None."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = _dotted(node.value)
+        return None if base is None else f"{base}.{node.attr}"
+    return None
+
 
 def imported_modules(source: str, filename: str) -> list[tuple[int, str, tuple[str, ...]]]:
-    """``(line, module, what)`` for every absolute import in ``source``: ``what`` is also
-    each ``module.name`` of a ``from module import name`` (it may name a subpackage)."""
+    """``(line, module, what)`` for every import in ``source``: ``what`` is also each
+    ``module.name`` of a ``from module import name`` (it may name a subpackage). A
+    relative import's module keeps its leading dots (``.level``); a call importing by
+    name is ``importlib.import_module()`` or ``__import__()``."""
     found: list[tuple[int, str, tuple[str, ...]]] = []
     for node in ast.walk(ast.parse(source, filename=filename)):
         if isinstance(node, ast.Import):
             found.extend((node.lineno, alias.name, (alias.name,)) for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            names = tuple(f"{node.module}.{alias.name}" for alias in node.names)
-            found.append((node.lineno, node.module, (node.module, *names)))
+        elif isinstance(node, ast.ImportFrom):
+            module = "." * node.level + (node.module or "")
+            names = tuple(f"{module}.{alias.name}" for alias in node.names)
+            found.append((node.lineno, module, (module, *names)))
+        elif isinstance(node, ast.Call):
+            called = _dotted(node.func) or ""
+            if called.rpartition(".")[2] in DYNAMIC_IMPORTS:
+                found.append((node.lineno, f"{called}()", ()))
+    return sorted(found)
+
+
+def dotted_names(source: str, filename: str) -> list[tuple[int, str]]:
+    """``(line, a.b.c)`` for every outermost attribute chain on a plain name: what a
+    module reaches through a package it imported whole (``import firmware_bridge``)."""
+    found: list[tuple[int, str]] = []
+    inner: set[int] = set()
+    for node in ast.walk(ast.parse(source, filename=filename)):
+        if isinstance(node, ast.Attribute):
+            inner.add(id(node.value))
+            name = None if id(node) in inner else _dotted(node)
+            if name is not None:
+                found.append((node.lineno, name))
     return sorted(found)
 
 
@@ -64,12 +112,29 @@ def violations(module: str, source: str, filename: str) -> list[str]:
     out = []
     for line, name, what in imported_modules(source, filename):
         top = name.split(".")[0]
+        if name.startswith("."):
+            out.append(f"{filename}:{line}: relative import {name} (write it absolute)")
+            continue
+        if name.endswith("()"):
+            out.append(f"{filename}:{line}: imports by name at run time: {name}")
+            continue
         if top in OURS and top not in ALLOWED[package]:
             out.append(f"{filename}:{line}: {package} imports {name}")
-        for sub, banned in FORBIDDEN_PREFIXES.items():
-            inside = module == sub or module.startswith(sub + ".")
-            if inside and any(w.startswith(banned) for w in what):
-                out.append(f"{filename}:{line}: {sub} imports {name}")
+        if module in ABOVE_FLOORS and top in OURS:
+            out.append(f"{filename}:{line}: {module} re-exports {name}")
+        out.extend(_floor(module, line, name, what, filename))
+    for line, name in dotted_names(source, filename):
+        out.extend(_floor(module, line, name, (name,), filename))
+    return sorted(dict.fromkeys(out), key=lambda text: int(text.split(":")[1]))
+
+
+def _floor(module: str, line: int, name: str, what: tuple[str, ...], filename: str) -> list[str]:
+    """The floors inside a package that ``name`` (and ``what``) would go through."""
+    out = []
+    for sub, banned in FORBIDDEN_PREFIXES.items():
+        inside = module == sub or module.startswith(sub + ".")
+        if inside and any(w == b or w.startswith(b + ".") for w in what for b in banned):
+            out.append(f"{filename}:{line}: {sub} imports {name}")
     return out
 
 
@@ -140,3 +205,45 @@ def test_the_detector_catches_each_floor_inside_firmware_bridge() -> None:
         "d.py:4: firmware_bridge.device imports firmware_bridge",
     ]
     assert violations("firmware_bridge.table_setup", source, "t.py") == []
+
+
+def test_no_subpackage_imports_the_table_setup() -> None:
+    source = (
+        "from firmware_bridge.table_setup import open_table\n"
+        "from firmware_bridge import table_setup\n"
+    )
+    for sub in FORBIDDEN_PREFIXES:
+        assert violations(f"{sub}.x", source, "s.py") == [
+            f"s.py:1: {sub} imports firmware_bridge.table_setup",
+            f"s.py:2: {sub} imports firmware_bridge",
+        ]
+    assert violations("terminal_ui.cli.table", source, "t.py") == []
+
+
+def test_the_detector_refuses_each_way_round_a_floor() -> None:
+    source = (
+        "from .level import Thing\n"
+        "from . import level\n"
+        "from firmware_bridge import open_table\n"
+        "import firmware_bridge\n"
+        "def f():\n"
+        "    return firmware_bridge.host.mqtt_clock.MqttClock\n"
+        "importlib.import_module('firmware_bridge.host')\n"
+        "__import__('firmware_bridge.device')\n"
+    )
+    assert violations("firmware_bridge.venue.publisher", source, "v.py") == [
+        "v.py:1: relative import .level (write it absolute)",
+        "v.py:2: relative import . (write it absolute)",
+        "v.py:6: firmware_bridge.venue imports firmware_bridge.host.mqtt_clock.MqttClock",
+        "v.py:7: imports by name at run time: importlib.import_module()",
+        "v.py:8: imports by name at run time: __import__()",
+    ]
+    assert violations("firmware_bridge", source, "f.py") == [
+        "f.py:1: relative import .level (write it absolute)",
+        "f.py:2: relative import . (write it absolute)",
+        "f.py:3: firmware_bridge re-exports firmware_bridge",
+        "f.py:4: firmware_bridge re-exports firmware_bridge",
+        "f.py:7: imports by name at run time: importlib.import_module()",
+        "f.py:8: imports by name at run time: __import__()",
+    ]
+    assert violations("engine", "from engine.play import notation\n", "e.py") == []
