@@ -34,7 +34,7 @@ from terminal_ui.scorekeeper.config import ScorekeeperConfig
 from terminal_ui.shared.start import StartScreen
 from terminal_ui.table.app import TableApp
 from terminal_ui.table.config import TableConfig
-from tests.helpers import Broker
+from tests.helpers import Broker, until
 from tests.terminal_ui.test_scorekeeper import started as sk_started
 
 RACKCLOCK = str(Path(sys.executable).parent / "rackclock")
@@ -273,20 +273,14 @@ async def test_the_table_terminal_starts_with_the_assignment(tmp_path: Path) -> 
     )
     app = TableApp(cfg)
     async with app.run_test(size=(100, 30)) as pilot:
-        for _ in range(100):
-            if isinstance(app.screen, StartScreen):
-                break
-            await pilot.pause(0.02)
+        await until(pilot, lambda: isinstance(app.screen, StartScreen), "the start screen")
         start = app.screen
         assert isinstance(start, StartScreen)
         text = " ".join(str(line) for line in start.lines)
         assert "round 1, division A, table t1" in text
         assert "Ann Able" in text
         await pilot.press("f1")
-        for _ in range(100):
-            if app.state.variant is not None:
-                break
-            await pilot.pause(0.02)
+        await until(pilot, lambda: app.state.variant is not None, "the game to start")
         await pilot.press("ctrl+q")
         await pilot.press("y")
     with EventLog.open(tmp_path / "t1.sqlite", create=False) as glog:
@@ -307,12 +301,13 @@ async def test_the_director_takes_signed_results_and_shows_the_standings(tmp_pat
     )
     app = DirectorApp(DirectorConfig(logs=(t1, t2), export_dir=tmp_path, event=log))
     async with app.run_test(size=(120, 40)) as pilot:
-        for _ in range(100):
-            if app.desk is not None and app.desk.state.division("A").results:
-                break
-            await pilot.pause(0.05)
+        await until(
+            pilot,
+            lambda: app.desk is not None and bool(app.desk.state.division("A").results),
+            "the signed result taken",
+        )
         await pilot.press("s")
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, EventScreen), "the event screen")
         assert isinstance(app.screen, EventScreen)
         shown = app.screen.shown
         assert "Division A, round 1 of 2 (koth)" in shown
