@@ -14,6 +14,9 @@ whose keys hold the wrong kind of value fails to decode.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import msgspec
 
 from engine.rules.state import Ruling
@@ -25,6 +28,7 @@ __all__ = [
     "LiveReport",
     "Rejected",
     "ReportedResult",
+    "as_report",
 ]
 
 
@@ -139,3 +143,16 @@ class GameReport(msgspec.Struct, frozen=True):
     signed: tuple[bool, bool] = (False, False)
     rejected: tuple[Rejected, ...] = ()
     result: ReportedResult | None = None
+
+
+def as_report(rep: LiveReport | GameReport | Mapping[str, Any]) -> LiveReport | GameReport:
+    """``rep`` as a struct: a report as JSON gives it (``report()``'s dict, a log's
+    ``replay --json``) is read once into a :class:`LiveReport` (the keys the live form
+    lacks are ignored), so its readers read one declaration.
+
+    Raises:
+        msgspec.ValidationError: A key holds the wrong kind of value (quoted).
+    """
+    if isinstance(rep, LiveReport | GameReport):
+        return rep
+    return msgspec.convert(rep, LiveReport)

@@ -12,10 +12,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import msgspec
-
 from engine.exports.results import GameResult
-from engine.rules.game_report import GameReport, LiveReport
+from engine.rules.game_report import GameReport, LiveReport, ReportedResult, as_report
 from engine.rules.state import game_over_words
 from engine.tournament.intake import result_of_game
 from engine.tournament.records import Result
@@ -39,37 +37,29 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class TableGame:
-    """A game as its table reports it now (``engine.rules.replay.report``)."""
+    """A game as its table reports it now (``engine.rules.replay.live_report``)."""
 
     players: tuple[str, str]
     """Both names, in the table's seats."""
     scores: tuple[int, int]
     """The scores now, in the table's seats."""
-    result: Mapping[str, Any] | None = None
-    """The report's ``result`` (``scores``, ``winner``, ``reason``, ``spread``) once
-    the game is over, else None."""
+    result: ReportedResult | None = None
+    """The report's ``result`` (scores, winner, reason, spread) once the game is
+    over, else None."""
     signed: tuple[bool, bool] = (False, False)
     """Who has signed the result."""
 
     @classmethod
     def of(cls, rep: LiveReport | GameReport | Mapping[str, Any]) -> TableGame | None:
-        """The game in a table's report (typed, or as JSON gives it), or None when
-        the report names no two players."""
-        if isinstance(rep, LiveReport | GameReport):
-            res = rep.result
-            # the result as the JSON has it: the standings read it so (live_result)
-            result = None if res is None else msgspec.json.decode(msgspec.json.encode(res))
-            return cls(rep.players, rep.scores, result, rep.signed)
-        players, scores = rep.get("players"), rep.get("scores")
-        if not isinstance(players, list) or not isinstance(scores, list) or len(players) != 2:
-            return None
-        signed = rep.get("signed") or [False, False]
-        return cls(
-            (str(players[0]), str(players[1])),
-            (int(scores[0]), int(scores[1])),
-            rep.get("result"),
-            (bool(signed[0]), bool(signed[1])),
-        )
+        """The game in a table's report (typed, or as JSON gives it: read once,
+        :func:`engine.rules.game_report.as_report`), or None when a report as JSON
+        gives it names no two players."""
+        if not isinstance(rep, LiveReport | GameReport):
+            players = rep.get("players")
+            if not isinstance(players, list) or len(players) != 2:
+                return None
+        typed = as_report(rep)
+        return cls(typed.players, typed.scores, typed.result, typed.signed)
 
     @property
     def over(self) -> bool:
@@ -78,48 +68,36 @@ class TableGame:
 
 
 def phase_words(rep: LiveReport | GameReport | Mapping[str, Any]) -> str:
-    """A table's phase as its report (``engine.rules.replay.report``) has it, a game
-    over worded by its result (``engine.rules.state.game_over_words``, the one
-    wording ``GameState.describe_phase(result=True)`` gives too). The console's
+    """A table's phase as its report (``engine.rules.replay.live_report``; one as
+    JSON gives it is read once, :func:`engine.rules.game_report.as_report`) has it, a
+    game over worded by its result (``engine.rules.state.game_over_words``, the one
+    wording of a result; ``GameState.describe_phase`` says only ``game over``). The console's
     overview and the venue page's table cards show it."""
-    if isinstance(rep, LiveReport | GameReport):
-        res = rep.result
-        if res is None:
-            return rep.phase_text
-        return game_over_words(
-            rep.players,
-            res.scores,
-            res.winner,
-            res.reason,
-            res.spread,
-            spread_recorded=res.spread_recorded,
-        )
-    res, players = rep.get("result"), rep.get("players")
-    if not isinstance(res, Mapping) or not isinstance(players, list) or len(players) != 2:
-        return str(rep.get("phase_text") or "")
-    scores, winner, reason, spread, recorded = _ruled(res)
-    names = (str(players[0]), str(players[1]))
-    return game_over_words(names, scores, winner, reason, spread, spread_recorded=recorded)
+    typed = as_report(rep)
+    res = typed.result
+    if res is None:
+        return typed.phase_text
+    return game_over_words(
+        typed.players,
+        res.scores,
+        res.winner,
+        res.reason,
+        res.spread,
+        spread_recorded=res.spread_recorded,
+    )
 
 
-def result_words(players: tuple[str, str], result: Mapping[str, Any]) -> str:
-    """A table's ruled result (its report's ``result``, as JSON gives it) in the one
-    wording of a result (``result_text``: what :func:`phase_words` says after "game
-    over: "): the director's event screen shows a game over but not yet signed so."""
-    scores, winner, reason, spread, recorded = _ruled(result)
-    return result_text(players, scores, winner, reason, spread, spread_recorded=recorded)
-
-
-def _ruled(res: Mapping[str, Any]) -> tuple[tuple[int, int], int | None, str, int, bool]:
-    """A report's ``result`` as JSON gives it: the scores, the winner, the reason, the
-    spread, and whether the variant records a spread (TOR-11: none to say)."""
-    winner = res.get("winner")
-    return (
-        (int(res["scores"][0]), int(res["scores"][1])),
-        None if winner is None else int(winner),
-        str(res.get("reason") or ""),
-        int(res.get("spread") or 0),
-        res.get("spread_recorded") is not False,
+def result_words(players: tuple[str, str], result: ReportedResult) -> str:
+    """A table's ruled result (its report's ``result``) in the one wording of a result
+    (``result_text``: what :func:`phase_words` says after "game over: "): the
+    director's event screen shows a game over but not yet signed so."""
+    return result_text(
+        players,
+        result.scores,
+        result.winner,
+        result.reason,
+        result.spread,
+        spread_recorded=result.spread_recorded,
     )
 
 
@@ -134,8 +112,7 @@ def live_result(div: DivisionState, round_: int, game: TableGame) -> Result:
     """
     res = game.result
     if res is not None:
-        scores = (int(res["scores"][0]), int(res["scores"][1]))
-        winner, reason, spread = res["winner"], str(res["reason"]), int(res["spread"])
+        scores, winner, reason, spread = res.scores, res.winner, res.reason, res.spread
     else:
         scores, winner, reason, spread = game.scores, None, "", 0
     ruled = GameResult(round_, game.players, scores, winner, reason, spread, div.spec.name)

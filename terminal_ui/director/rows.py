@@ -1,7 +1,9 @@
 """The director's overview: one row per table, and the flags that call for attention.
 
-A :class:`Row` is made from a table's report (``engine.rules.replay.report``), its
-running clock moved on to now; rows sort most urgent first. Pure: no Textual.
+A :class:`Row` is made from a table's report (the typed ``LiveReport`` or
+``GameReport``: a table's live document on the broker, ``live_report`` of a log
+file's state), its running clock moved on to now; rows sort most urgent first.
+Pure: no Textual.
 """
 
 from __future__ import annotations
@@ -11,15 +13,15 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import msgspec
-
 from engine.clocktext import clock_text
+from engine.rules.game_report import GameReport, LiveReport, ReportedResult, as_report
 from engine.rules.procedures.turn import DRIFT_RULE
 from engine.rules.state import Phase
 from engine.tournament.live import phase_words
 
 if TYPE_CHECKING:  # offline, the console needs no MQTT
     from firmware_bridge.venue.director_link import TableSnapshot
+    from firmware_bridge.venue.table_document import DeviceStatus
 
 __all__ = [
     "DRIFT_RULE",
@@ -91,7 +93,7 @@ class Row:
     """Broker: how old the state is."""
     source: str = ""
     """``live`` (a service heartbeat), ``log``, or the state's age."""
-    result: Mapping[str, Any] | None = field(default=None, compare=False)
+    result: ReportedResult | None = field(default=None, compare=False)
     """The report's ``result`` once the table has ruled one (winner, spread, reason)."""
     signed: tuple[bool, bool] = (False, False)
     """Who has signed the result."""
@@ -112,7 +114,7 @@ class Row:
 def summarize(
     key: str,
     label: str,
-    rep: Mapping[str, Any],
+    rep: LiveReport | GameReport | Mapping[str, Any],
     *,
     elapsed_ms: int = 0,
     neutral_since_ms: int | None = None,
@@ -124,24 +126,27 @@ def summarize(
     source: str = "",
     device_note: str = "",
 ) -> Row:
-    """A row from a report (``engine.rules.replay.report``) read ``elapsed_ms`` ago.
+    """A row from a report read ``elapsed_ms`` ago (typed; one as JSON gives it is
+    read once, :func:`engine.rules.game_report.as_report`).
 
     The running clock is moved on by ``elapsed_ms``; ``neutral_since_ms`` is on
     the report's timeline (``at_ms``). ``device_note`` (the clock device gone, and
-    for how long) is added to the phase text.
+    for how long) is added to the phase text. A key the report lacks reads as its
+    default (a table that has not started), never as an error.
     """
-    clocks = rep["clocks"]
-    running = next((seat for seat in (0, 1) if clocks[seat]["running"]), None)
+    rep = as_report(rep)
+    clocks = rep.clocks
+    running = next((seat for seat, c in enumerate(clocks[:2]) if c.running), None)
     remaining = tuple(
-        c["remaining_ms"] - (elapsed_ms if seat == running else 0) for seat, c in enumerate(clocks)
+        c.remaining_ms - (elapsed_ms if seat == running else 0) for seat, c in enumerate(clocks)
     )
-    phase = str(rep["phase"])
+    # a document that lists fewer than two clocks shows the missing ones at zero
+    remaining += (0,) * (2 - len(remaining))
+    phase = rep.phase
     live = phase in _LIVE_PHASES
-    now = int(rep["at_ms"]) + elapsed_ms
+    now = rep.at_ms + elapsed_ms
     neutral_ms = (
-        max(0, now - neutral_since_ms)
-        if rep["neutralized"] and neutral_since_ms is not None
-        else None
+        max(0, now - neutral_since_ms) if rep.neutralized and neutral_since_ms is not None else None
     )
     flags: list[Flag] = []
     if live and stale:
@@ -154,15 +159,13 @@ def summarize(
         flags.append(Flag.CHALLENGE)
     if live and any(r < 0 for r in remaining):
         flags.append(Flag.OVERTIME)
-    if any(DRIFT_RULE in r["rule"] for r in rep["rulings"]):
+    if any(DRIFT_RULE in r.rule for r in rep.rulings):
         flags.append(Flag.DRIFT)
-    players = rep["players"]
-    scores = rep["scores"]
     return Row(
         key,
         label,
-        (players[0], players[1]),
-        (scores[0], scores[1]),
+        rep.players,
+        rep.scores,
         (remaining[0], remaining[1]),
         running,
         phase,
@@ -172,8 +175,8 @@ def summarize(
         tuple(flags),
         age_ms,
         source,
-        rep.get("result"),
-        (bool(rep["signed"][0]), bool(rep["signed"][1])) if rep.get("signed") else (False, False),
+        rep.result,
+        rep.signed,
     )
 
 
@@ -193,39 +196,40 @@ def snapshot_row(key: str, snap: TableSnapshot, wall_ms: int, neutral_alert_ms: 
 
     The running clock is moved on by the state's age, unless the state is stale.
     """
-    live, doc = snap.live, snap.doc
-    if live is None or doc is None:
+    live = snap.live
+    if live is None:
         return empty_row(key, key, online=snap.online)
     stale = snap.stale(wall_ms)
     age = snap.age_ms(wall_ms)
     since, now_ms = live.neutralized_since_ms, live.now_ms
     if since is not None and now_ms is not None:
         since += live.state.at_ms - now_ms  # on the report's timeline
-    device = msgspec.structs.asdict(live.device) if live.device is not None else {}
+    device = live.device
     return summarize(
         key,
         key,
-        # the report as it came: a row reads reports as mappings (a log file's too)
-        doc["state"],
+        live.state,
         elapsed_ms=0 if stale else (age or 0),
         neutral_since_ms=since,
-        device_online=device.get("online"),
+        device_online=device.online if device is not None else None,
         table_online=snap.online,
         stale=stale,
         age_ms=age,
         neutral_alert_ms=neutral_alert_ms,
-        device_note=device_note(device, now_ms, 0 if stale else (age or 0)),
+        device_note=device_note(device, now_ms, 0 if stale else (age or 0)) if device else "",
     )
 
 
-def device_note(device: Mapping[str, Any], now_ms: object, age_ms: int) -> str:
+def device_note(device: DeviceStatus | Mapping[str, Any], now_ms: object, age_ms: int) -> str:
     """``clock offline 2:13 (cable unplugged)`` from the table state's ``device``
-    object, counted to now; ``""`` while it is online."""
-    since = device.get("offline_since_ms")
-    if device.get("online") is not False or not isinstance(since, int):
+    object (typed, or as JSON gives it), counted to now; ``""`` while it is online."""
+    if isinstance(device, Mapping):
+        online, since, reason = (device.get(k) for k in ("online", "offline_since_ms", "reason"))
+    else:
+        online, since, reason = device.online, device.offline_since_ms, device.reason
+    if online is not False or not isinstance(since, int):
         return ""
     if not isinstance(now_ms, int):
         return "clock offline"
     gone = clock_text(max(0, now_ms - since + age_ms))
-    reason = device.get("reason")
     return f"clock offline {gone}" + (f" ({reason})" if reason else "")

@@ -13,17 +13,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
 
 from clock.log.heartbeat import Alive, alive_path, now_from, read_alive
 from clock.log.log_files import load_log_with_refused
 from engine.events import Event, encode_event
+from engine.rules.game_report import LiveReport
 from engine.rules.machine import advance, next_deadline
 from engine.rules.replay import (
     Refused,
     Rejected,
+    live_report,
     replay,
-    report,
     split_games,
     split_games_with_refused,
 )
@@ -78,9 +78,7 @@ class Table:
     """The file's modification times and sizes when it was read."""
     feedback: str = ""
     """The answer to the last ruling."""
-    reported: tuple[GameState, int, dict[str, Any], GameState] | None = field(
-        default=None, repr=False
-    )
+    reported: tuple[GameState, int, LiveReport, GameState] | None = field(default=None, repr=False)
     """The last report made for the overview: (state it was made from, when, the
     report, the state moved on to then). Reused while the game is the same and no
     deadline has passed: only the running clock moves, and the row reads it on."""
@@ -181,9 +179,10 @@ def file_row(table: Table, wall_ms: int, neutral_alert_ms: int) -> Row:
         or now < hit[1]
         or (deadline is not None and now >= deadline)
     ):
-        # the game changed (or a deadline passed): a new report, board and all
+        # the game changed (or a deadline passed): a new report (the live form: what
+        # a row reads, as a table on the broker sends it)
         moved = advance(st, now) if now > st.t else st
-        hit = table.reported = (st, now, report(moved, now), moved)
+        hit = table.reported = (st, now, live_report(moved, now), moved)
     _, at, rep, moved = hit
     since = moved.clock.since_ms if moved.clock.neutral else None
     return summarize(
