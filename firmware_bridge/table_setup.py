@@ -6,7 +6,8 @@ transports (:mod:`firmware_bridge.host`) and the venue (:mod:`firmware_bridge.ve
 :class:`clock.table.session.TableSession` the spec, the registry and what to attach.
 A clock on a broker gets the table process's one connection
 (:func:`firmware_bridge.mqtt.connection.table_connection`), made here and handed to
-both the clock link and the venue publisher; only such a table is published.
+both the clock link and the venue publisher (the clock closes it when the table stops,
+after the publisher has left); only such a table is published.
 """
 
 from __future__ import annotations
@@ -44,7 +45,8 @@ def open_table(spec: TableSpec, *, timeline: Timeline | None = None) -> TableSes
     from firmware_bridge.mqtt.connection import table_connection
     from firmware_bridge.venue.publisher import TablePublisher
 
-    connection = table_connection(clock.broker)  # closed by the clock when the table stops
+    # The clock closes it when the table stops, after the publisher has left and flushed.
+    connection = table_connection(clock.broker)
 
     def open_clock(spec: MqttSpec, context: ClockContext) -> ClockDevice:
         return MqttClock(spec.broker, timeline=context.timeline, session=connection)

@@ -32,7 +32,7 @@ from clock.device.interface import (
     TimesReported,
 )
 from clock.timeline import MonotonicTimeline, Timeline
-from firmware_bridge.mqtt.connection import BrokerSettings, MqttSession, parse_url
+from firmware_bridge.mqtt.connection import BrokerSettings, MqttSession
 from firmware_bridge.mqtt.topics import TableTopics, client_id
 from firmware_bridge.wire.protocol import (
     Beep,
@@ -129,7 +129,8 @@ class MqttClock:
         session: The table process's one connection to ride
             (:func:`firmware_bridge.mqtt.connection.table_connection`, made by what
             brings the table up and shared with its publisher); this clock takes its
-            two topics and closes it. By default the clock opens its own.
+            two topics and closes it when the table stops, after the publisher has
+            left. By default the clock opens its own.
     """
 
     def __init__(
@@ -176,18 +177,6 @@ class MqttClock:
             manual_ack=True,
         )
         """The broker connection (the table's only one when it was handed one)."""
-
-    @classmethod
-    def from_url(
-        cls,
-        url: str,
-        *,
-        identifier: str | None = None,
-        timeline: Timeline | None = None,
-    ) -> MqttClock:
-        """The clock of the table named by the URL path (``mqtt://host/<venue>/<table>``),
-        on its own connection."""
-        return cls(parse_url(url), identifier=identifier, timeline=timeline)
 
     # --- ClockDevice ---------------------------------------------------------------
     async def events(self) -> AsyncIterator[DeviceEvent]:

@@ -53,7 +53,6 @@ from engine.rules.replay import game_report, live_report
 from firmware_bridge.mqtt.connection import (
     BrokerSettings,
     MqttSession,
-    parse_url,
     publish_properties,
 )
 from firmware_bridge.mqtt.topics import TableTopics, client_id
@@ -107,8 +106,9 @@ class TablePublisher:
         snapshot_expiry_s: Message expiry of the retained snapshot.
         session: The table process's one connection, shared with its clock link
             (:func:`firmware_bridge.mqtt.connection.table_connection`, made by what
-            brings the table up, which closes it). By default the publisher opens
-            its own.
+            brings the table up); the clock closes it when the table stops, after
+            the publisher has left, so the publisher only flushes it. By default the
+            publisher opens its own.
     """
 
     def __init__(
@@ -170,23 +170,6 @@ class TablePublisher:
             will=aiomqtt.Will(table.status, b"offline", qos=1, retain=True),
         )
         """The broker connection (shared with the clock link, or its own)."""
-
-    @classmethod
-    def from_url(
-        cls,
-        service: TableService,
-        url: str,
-        *,
-        expiry_s: int = 60,
-        session: MqttSession | None = None,
-    ) -> TablePublisher:
-        """The publisher for the table named by the URL path (``mqtt://host/<venue>/<table>``).
-
-        ``session``: the table's one connection to share (see the class).
-        """
-        return cls(
-            service, parse_url(url), expiry_s=expiry_s, refresh_s=expiry_s / 2, session=session
-        )
 
     async def __aenter__(self) -> TablePublisher:
         self.start()
