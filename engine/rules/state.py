@@ -295,8 +295,11 @@ class GameState(msgspec.Struct, frozen=True):
         return 1 - player
 
     def describe_phase(self, *, short: bool = False) -> str:
-        """The phase in words: the one mapping every screen, refusal and report uses
-        (a game over with its result: :func:`game_over_words`).
+        """The phase in words: the one mapping every screen, refusal and report uses.
+        The long form says a game over as a bare ``game over`` (``game over: enter the
+        tiles left on the racks`` before the racks are in); a game over worded with its
+        result is :func:`game_over_words` (the scorekeeper's phase line, and
+        ``engine.tournament.live.phase_words`` from a table's report).
 
         ``short``: the clock device's narrow line (``clock.table.display``), beside
         the long form: the result's headline, ``HOLD``, ``CHALLENGE``, or ``""`` where
