@@ -494,6 +494,15 @@ class TableService:
                 log.exception("listener %r failed; the table goes on", fn)
 
     # --- deadlines -------------------------------------------------------------------
+    @property
+    def deadline_pending(self) -> bool:
+        """Whether the service is waiting for a deadline the rules set
+        (:func:`engine.rules.procedures.deadline.next_deadline`, the overtime cutoff):
+        True from when it is scheduled until its ``time_checked`` wake-up is queued or
+        a later event moves or clears it. Read-only: the service schedules it."""
+        task = self._deadline_task
+        return task is not None and not task.done()
+
     def _reschedule(self) -> None:
         deadline = next_deadline(self.state)
         if self._deadline_task is not None:

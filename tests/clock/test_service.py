@@ -469,6 +469,7 @@ async def test_cutoff_applies_at_the_engine_deadline(tmp_path: Path) -> None:
         cut = [r for r in svc.state.rulings if r.rule == cutoff_rule]
         assert [r.t for r in cut] == [deadline]
         assert next_deadline(svc.state) is None  # Ann is locked: nothing more to wake for
+        assert not svc.deadline_pending
 
         await svc.submit(ClockPressed(player=0))  # Ann passes at once (she may only pass)
         deadline = next_deadline(svc.state)
@@ -494,9 +495,11 @@ async def test_a_press_before_the_deadline_moves_it(tmp_path: Path) -> None:
     async with table(path, tl) as svc:
         await svc.submit(SPEED)
         assert next_deadline(svc.state) == 241000
+        assert svc.deadline_pending
         tl.set(240000)
         await svc.submit(ClockPressed(player=0))
         assert next_deadline(svc.state) == 240000 + 241000
+        assert svc.deadline_pending
         tl.set(241000)  # the old deadline passes: nothing happens
         await settle(svc)
         assert not any(isinstance(ev, TimeChecked) for _, ev in logged(path))
@@ -509,8 +512,7 @@ async def test_no_cutoff_schedules_nothing(tmp_path: Path) -> None:
     async with table(path, tl) as svc:
         await svc.submit(NZASP)
         assert next_deadline(svc.state) is None
-        # no wake-up is scheduled (the service names its deadline task table.deadline)
-        assert not [t for t in asyncio.all_tasks() if t.get_name() == "table.deadline"]
+        assert not svc.deadline_pending  # no wake-up is scheduled
         tl.advance(50 * 60 * 1000)  # far into overtime
         await settle(svc)
         assert svc.state.phase is Phase.PLAYING
