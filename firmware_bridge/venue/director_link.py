@@ -37,13 +37,7 @@ from engine.rules.replay import Refused, Rejected, parse_jsonl_with_refused
 from firmware_bridge.mqtt.connection import BrokerSettings, MqttSession, publish_properties
 from firmware_bridge.mqtt.topics import PREFIX, TableTopics, TopicError, parse_topic
 from firmware_bridge.venue.publisher import GET_LOG
-from firmware_bridge.venue.table_document import (
-    BadDocument,
-    LiveDocument,
-    document_age_ms,
-    is_stale,
-    read_live,
-)
+from firmware_bridge.venue.table_document import BadDocument, HeldDocument
 
 __all__ = ["DirectorError", "DirectorLink", "TableSnapshot", "reply_text"]
 
@@ -58,37 +52,20 @@ class DirectorError(RuntimeError):
 
 
 @dataclass
-class TableSnapshot:
-    """What the broker last said about one table."""
+class TableSnapshot(HeldDocument):
+    """What the broker last said about one table: its live document as held, and
+    whether it is stale, by the rule the venue page follows too
+    (:class:`firmware_bridge.venue.table_document.HeldDocument`), and its status."""
 
     table: TableTopics
     """Which table."""
     doc: dict[str, Any] | None = None
-    """The latest live document as it came (docs/mqtt.md, "Table state"; the hub's
+    """The last good live document as it came (docs/mqtt.md, "Table state"; the hub's
     archive keeps it so, keys a newer table adds included); None: none heard yet."""
-    removed: bool = False
-    """The table removed its retained state (a clean stop); ``doc`` is the last one."""
-    received_wall_ms: int = 0
-    """When it arrived (Unix ms, this machine's clock)."""
     online: bool | None = None
     """The table terminal's retained status; None: not heard."""
     updates: int = 0
     """States received."""
-    live: LiveDocument | None = None
-    """``doc`` decoded: what the console reads."""
-
-    def age_ms(self, wall_ms: int) -> int | None:
-        """How old the state is: since it was published (never negative); None without one."""
-        if self.live is None:
-            return None
-        return document_age_ms(self.live, wall_ms, self.received_wall_ms)
-
-    def stale(self, wall_ms: int) -> bool:
-        """No state, a removed one, or one older than its own expiry
-        (:func:`firmware_bridge.venue.table_document.is_stale`, the one rule)."""
-        if self.live is None or self.removed:
-            return True
-        return is_stale(self.live, wall_ms, self.received_wall_ms)
 
 
 def reply_text(reply: dict[str, Any]) -> str:
@@ -198,19 +175,15 @@ class DirectorLink:
 
     def _on_state(self, table: TableTopics, payload: bytes) -> None:
         snap = self._snapshot(table)
-        if not payload:  # a clean stop removed the retained document
-            snap.removed = True
-        else:
-            live = read_live(payload)
-            if isinstance(live, BadDocument):
-                log.debug("director: %s on %s", live, table.base)
-                self.garbage += 1
-                return
-            snap.live = live
+        # empty: a clean stop removed it; one that does not read: the last good one
+        # is kept and the table is stale (HeldDocument, the page's rule too)
+        got = snap.take(payload, time.time_ns() // 1_000_000)
+        if isinstance(got, BadDocument):
+            log.debug("director: %s on %s", got, table.base)
+            self.garbage += 1
+        elif got is not None:
             snap.doc = _as_received.decode(payload)
-            snap.removed = False
             snap.updates += 1
-        snap.received_wall_ms = time.time_ns() // 1_000_000
         self._changed(table)
 
     def _on_reply(self, topic: str, payload: bytes) -> None:

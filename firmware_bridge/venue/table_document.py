@@ -5,11 +5,17 @@ director's link and the venue page read it, and when it is too old to trust.
 The envelope is ``TableDocument[LiveReport]`` on ``live`` (:data:`LiveDocument`)
 and ``TableDocument[GameReport]`` on ``state`` (:data:`Snapshot`). A consumer
 reads a payload with :func:`read_live` or :func:`read_snapshot`, which give the
-document or a :class:`BadDocument` saying why not (the consumer drops it).
+document or a :class:`BadDocument` saying why not.
+
+What a consumer holds of a table's ``live`` document, and whether to trust it, is
+one :class:`HeldDocument` for the director's console and the venue page alike: the
+last good document is kept when the table removes it or sends one that does not
+read, and the table is then stale, as it is with none or with one past its expiry.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 import msgspec
@@ -20,6 +26,7 @@ __all__ = [
     "STALE_GRACE_MS",
     "BadDocument",
     "DeviceStatus",
+    "HeldDocument",
     "LiveDocument",
     "Snapshot",
     "TableDocument",
@@ -132,3 +139,52 @@ def is_stale(doc: TableDocument[ReportT], wall_ms: int, received_wall_ms: int) -
     """
     expires = doc.expires_s if doc.expires_s is not None else _UNKNOWN_EXPIRY_S
     return document_age_ms(doc, wall_ms, received_wall_ms) > expires * 1000 + STALE_GRACE_MS
+
+
+@dataclass(kw_only=True)
+class HeldDocument:
+    """What a consumer (the director's console, the venue page) holds of one table's
+    ``live`` document, and the one rule for whether it is stale (:meth:`stale`).
+
+    A director expects a table whose document is gone or garbage not to look
+    healthy and live: the last good document is kept (the table's players and
+    scores stay on screen) but the table is stale until a good one comes.
+    """
+
+    live: LiveDocument | None = None
+    """The last document that read; None: none yet."""
+    received_wall_ms: int = 0
+    """When ``live`` arrived (Unix ms, this machine's clock)."""
+    removed: bool = False
+    """The table removed its retained document since (a clean stop)."""
+    unreadable: BadDocument | None = None
+    """The table's latest payload did not read, and why; None once one does."""
+
+    def take(self, payload: bytes, wall_ms: int) -> LiveDocument | BadDocument | None:
+        """A ``live`` payload that arrived at ``wall_ms``: the document it gives, why
+        it is none (kept in :attr:`unreadable`), or None for an empty one (removed)."""
+        if not payload:
+            self.removed = True
+            return None
+        doc = read_live(payload)
+        if isinstance(doc, BadDocument):
+            self.unreadable = doc
+            return doc
+        self.live, self.received_wall_ms = doc, wall_ms
+        self.removed, self.unreadable = False, None
+        return doc
+
+    def age_ms(self, wall_ms: int) -> int | None:
+        """How old the last good document is at ``wall_ms`` (:func:`document_age_ms`);
+        None without one."""
+        if self.live is None:
+            return None
+        return document_age_ms(self.live, wall_ms, self.received_wall_ms)
+
+    def stale(self, wall_ms: int) -> bool:
+        """Whether the table's state is not to be trusted at ``wall_ms``: no document,
+        a removed one, a payload since that did not read, or a document past its own
+        expiry (:func:`is_stale`)."""
+        if self.live is None or self.removed or self.unreadable is not None:
+            return True
+        return is_stale(self.live, wall_ms, self.received_wall_ms)

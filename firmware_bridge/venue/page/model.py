@@ -20,11 +20,8 @@ from engine.tournament.state import DivisionState, EventState
 from firmware_bridge.mqtt.topics import TableTopics, TopicError, parse_topic
 from firmware_bridge.venue.table_document import (
     BadDocument,
-    LiveDocument,
+    HeldDocument,
     Snapshot,
-    document_age_ms,
-    is_stale,
-    read_live,
     read_snapshot,
 )
 
@@ -37,10 +34,9 @@ class VenueModel:
     def __init__(self, venue: str) -> None:
         self.venue = venue
         """The venue shown."""
-        self.live: dict[str, LiveDocument] = {}
-        """Table -> its latest live document."""
-        self.received: dict[str, int] = {}
-        """Table -> when its live document arrived (Unix ms, this machine's clock)."""
+        self.live: dict[str, HeldDocument] = {}
+        """Table -> its live document as held (the last good one, and whether it is
+        stale: the director's console's rule too)."""
         self.online: dict[str, bool] = {}
         """Table -> its terminal's status."""
         self.snapshots: dict[str, Snapshot] = {}
@@ -68,13 +64,9 @@ class VenueModel:
         if suffix == "status":
             self.online[name] = payload.strip() == b"online"
         elif suffix == "live":
-            # empty: removed (a clean stop); one that does not read goes the same way
-            live = read_live(payload) if payload else None
-            if live is None or isinstance(live, BadDocument):
-                self.live.pop(name, None)
-            else:
-                self.live[name] = live
-                self.received[name] = time.time_ns() // 1_000_000
+            # empty: removed (a clean stop); one that does not read: the last good one
+            # is kept and the table is stale (HeldDocument, the console's rule too)
+            self.live.setdefault(name, HeldDocument()).take(payload, time.time_ns() // 1_000_000)
         elif suffix == "state":
             snap = read_snapshot(payload) if payload else None
             if snap is None or isinstance(snap, BadDocument):
@@ -101,16 +93,16 @@ class VenueModel:
     # --- out ------------------------------------------------------------------------------
     def summary(self, name: str) -> dict[str, Any]:
         """One table for the page: players, scores, clocks, phase, online, assignment."""
-        doc = self.live.get(name)
-        rep = doc.state if doc is not None else None
+        held = self.live.get(name, HeldDocument())
+        rep = held.live.state if held.live is not None else None
         now = time.time_ns() // 1_000_000
-        received = self.received.get(name, now)
-        # the one rule the director's console follows too (table_document.is_stale)
-        stale = doc is not None and is_stale(doc, now, received)
+        # the one rule the director's console follows too (HeldDocument.stale): no
+        # document, a removed one or garbage since is stale, as one past its expiry
+        stale = held.stale(now)
         online = self.online.get(name)
         return {
             "table": name,
-            "online": bool(online) and doc is not None and not stale,
+            "online": bool(online) and not stale,
             "status": "offline" if online is False else ("stale" if stale else "online"),
             "players": list(rep.players) if rep else None,
             "scores": list(rep.scores) if rep else None,
@@ -124,7 +116,7 @@ class VenueModel:
             "winner": rep.result.winner if rep and rep.result else None,
             "result": _plain(rep.result) if rep and rep.result else None,
             # the clocks were read at published_at_ms; the page moves the running one on
-            "age_ms": document_age_ms(doc, now, received) if doc is not None else None,
+            "age_ms": held.age_ms(now),
             "assignment": self.assignments.get(name),
         }
 
@@ -165,8 +157,10 @@ class VenueModel:
     def _game_of(self, first: str, second: str) -> TableGame | None:
         """The game of ``first`` and ``second`` as its table reports it (a game over
         counts by its ruled result in the standings, signed or not)."""
-        for doc in self.live.values():
-            game = TableGame.of(doc.state)
+        for held in self.live.values():
+            if held.live is None:
+                continue
+            game = TableGame.of(held.live.state)
             if game is not None and set(game.players) == {first, second}:
                 return game
         return None
