@@ -103,6 +103,10 @@ class ClockPressed(_Base, tag="clock_pressed", frozen=True, kw_only=True):
     wrapping), recorded as sent, for forensics (docs/clock-protocol.md).
     ``arrived_ms`` is set when the press was held up on the link and stamped at
     the device's own time (``t``) instead of its arrival: a ruling says so.
+    ``device_late_ms`` is set when a limit stamped it later than that: how long
+    before its arrival the device's time put it. ``device_fault`` (``ahead`` or
+    ``back``) and ``device_fault_ms`` are set when the device's time could not be
+    true and the press was stamped on arrival: a ruling names the clock's fault.
     """
 
     player: int
@@ -110,6 +114,9 @@ class ClockPressed(_Base, tag="clock_pressed", frozen=True, kw_only=True):
     drift_threshold_ms: int = 250
     device_ms: int | None = None
     arrived_ms: int | None = None
+    device_late_ms: int | None = None
+    device_fault: Literal["ahead", "back"] | None = None
+    device_fault_ms: int | None = None
 
 
 class TilesDrawn(_Base, tag="tiles_drawn", frozen=True, kw_only=True):

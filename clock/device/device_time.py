@@ -10,14 +10,52 @@ restart, a Wi-Fi drop, a stalled port): the service stamps it at the device's ti
 not at its arrival, so the player is not charged for the outage
 (docs/clock-protocol.md, "Device time").
 
+**Samples that cannot be true.** Delays are never negative, so no honest sample lies
+below the true offset, and the estimate (the smallest sample) lies at or above it. A
+glitch taken in as the smallest sample would make every later press look late and
+move a turn's time to the opponent, so each sample is judged before it is kept:
+
+- *ahead*: its offset is more than :data:`IMPOSSIBLE_MS` below the estimate: the
+  device time is later than the table's clock allows (the message would have
+  arrived before it was sent);
+- *back*: its counter is more than :data:`IMPOSSIBLE_MS` behind the last sample
+  kept: the counter went back without a new session (a link delivers in order, and a
+  press held up on it was still made after the messages that arrived before it).
+
+Such a sample is left out of the offset and reported (:class:`Fault`): its press is
+stamped on arrival, as if the clock kept no time, and the table rules on it. The
+first sample of a session cannot be judged, and an estimate can itself be wrong (a
+first sample that was a glitch, or only delayed; a counter that really jumped). So
+the samples judged impossible are not thrown away blindly: when :data:`REANCHOR` of
+them in a row agree with each other (offsets within :data:`IMPOSSIBLE_MS`, counter
+going forward), the clock is consistent with itself and the estimate was the odd one
+out: the window starts over from them. A single glitch is outvoted; a bad first
+sample or a real jump costs at most ``REANCHOR`` presses stamped on arrival.
+
+What this cannot catch: a counter glitch *behind* that stays after the last sample
+kept looks exactly like a press held up on the link; it is bounded by the limits
+(:data:`LIMIT_MS`, and never before the last logged event).
+
 Pure: times come in as arguments. No I/O.
 """
 
 from __future__ import annotations
 
 from collections import deque
+from typing import Literal
 
-__all__ = ["LIMIT_MS", "TOLERANCE_MS", "WINDOW", "DeviceTime"]
+import msgspec
+
+__all__ = [
+    "IMPOSSIBLE_MS",
+    "LIMIT_MS",
+    "REANCHOR",
+    "TOLERANCE_MS",
+    "WINDOW",
+    "DeviceTime",
+    "Fault",
+    "Reading",
+]
 
 TOLERANCE_MS = 200
 """A press arriving up to this much later than its device time is stamped on arrival:
@@ -28,7 +66,34 @@ time is not trusted (a clock that kept a press for minutes)."""
 WINDOW = 32
 """Samples kept; the oldest go, so that a slow drift of the device's crystal
 (50 ppm is 3 ms a minute) does not linger."""
+IMPOSSIBLE_MS = TOLERANCE_MS
+"""A sample whose offset is more than this below the estimate (device time ahead of
+the table's), or whose counter is more than this behind the last sample kept, cannot
+be true. The same as :data:`TOLERANCE_MS`: an error smaller than this could not move a
+stamp by more than ordinary jitter does."""
+REANCHOR = 3
+"""Impossible samples in a row that agree with each other replace the estimate."""
 _WRAP = 1 << 32
+
+
+class Fault(msgspec.Struct, frozen=True):
+    """Why a sample was left out of the offset."""
+
+    kind: Literal["ahead", "back"]
+    """``ahead``: the device time is later than the table's clock allows; ``back``:
+    the counter went back since the last sample kept."""
+    by_ms: int
+    """By how much (positive)."""
+
+
+class Reading(msgspec.Struct, frozen=True):
+    """What a press's ``device_ms`` says, judged."""
+
+    at: int | None
+    """The table time of the press by the device's clock; None: not known (no sample
+    yet in the session) or not believed (``fault``)."""
+    fault: Fault | None = None
+    """Set when the sample cannot be true: the press is stamped on arrival."""
 
 
 class DeviceTime:
@@ -41,6 +106,10 @@ class DeviceTime:
     >>> dt.sample(102_003, 2_000)  # a slower one
     >>> dt.table_time(3_000)  # the fastest sample sets the offset
     103000
+    >>> dt.read(104_000, 104_000)  # a press whose counter says 100 s later than it can be
+    Reading(at=None, fault=Fault(kind='ahead', by_ms=100000))
+    >>> dt.table_time(4_000)  # left out of the offset
+    104000
     >>> wrap = DeviceTime()
     >>> wrap.sample(10_000, 0xFFFF_FF00)  # 256 ms before the counter wraps
     >>> wrap.table_time(100)  # 356 ms later, after the wrap
@@ -51,13 +120,20 @@ class DeviceTime:
 
     def __init__(self) -> None:
         self._offsets: deque[int] = deque(maxlen=WINDOW)
+        self._suspects: list[tuple[int, int]] = []  # (offset, unwrapped counter)
         self._last_raw: int | None = None
         self._last: int = 0
+        self._kept: int | None = None  # the unwrapped counter of the last sample kept
+        self.rejected = 0
+        """Samples left out of the offset so far (all sessions)."""
 
     def reset(self) -> None:
-        """The device restarted (a HELLO): its counter may have started again."""
+        """A new device session (a HELLO with a new session): its counter may have
+        started again."""
         self._offsets.clear()
+        self._suspects.clear()
         self._last_raw = None
+        self._kept = None
 
     def _unwrap(self, raw: int) -> int:
         """``raw`` on a line that does not wrap, near the last counter value seen."""
@@ -69,11 +145,46 @@ class DeviceTime:
             delta -= _WRAP  # a little behind the last one (messages crossed)
         return self._last + delta
 
-    def sample(self, table_ms: int, device_ms: int) -> None:
-        """A message with ``device_ms`` arrived at ``table_ms``."""
+    def _judge(self, offset: int, value: int) -> Fault | None:
+        if self._offsets and offset < min(self._offsets) - IMPOSSIBLE_MS:
+            return Fault("ahead", min(self._offsets) - offset)
+        if self._kept is not None and value < self._kept - IMPOSSIBLE_MS:
+            return Fault("back", self._kept - value)
+        return None
+
+    def sample(self, table_ms: int, device_ms: int) -> Fault | None:
+        """A message with ``device_ms`` arrived at ``table_ms``: kept in the offset, or
+        the reason it cannot be true (then left out)."""
         value = self._unwrap(device_ms)
         self._last_raw, self._last = device_ms & (_WRAP - 1), value
-        self._offsets.append(table_ms - value)
+        offset = table_ms - value
+        fault = self._judge(offset, value)
+        if fault is None:
+            self._suspects.clear()
+            self._offsets.append(offset)
+            self._kept = value
+            return None
+        self.rejected += 1
+        if self._suspects:
+            last_offset, last_value = self._suspects[-1]
+            if abs(offset - last_offset) > IMPOSSIBLE_MS or value < last_value - IMPOSSIBLE_MS:
+                self._suspects.clear()  # they disagree: start counting again from this one
+        self._suspects.append((offset, value))
+        if len(self._suspects) >= REANCHOR:
+            # The clock agrees with itself, not with the estimate: the estimate was
+            # the odd one out (a bad first sample, or a counter that really jumped).
+            self._offsets.clear()
+            self._offsets.extend(o for o, _ in self._suspects)
+            self._kept = max(v for _, v in self._suspects)
+            self._suspects.clear()
+        return fault
+
+    def read(self, table_ms: int, device_ms: int) -> Reading:
+        """A press with ``device_ms`` arrived at ``table_ms``: its table time by the
+        device's clock (judged with the offset as it stood), then the sample is taken."""
+        at = self.table_time(device_ms)
+        fault = self.sample(table_ms, device_ms)
+        return Reading(None if fault is not None else at, fault)
 
     def table_time(self, device_ms: int) -> int | None:
         """The table time of ``device_ms`` by the device's clock; None when no sample

@@ -13,6 +13,8 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from clock.device.device_time import Fault
+
 __all__ = [
     "ClockDevice",
     "DeviceEvent",
@@ -39,6 +41,9 @@ class SidePressed:
     device_at_ms: int | None = None
     """The table time of the press by the device's own clock (its ``device_ms`` and
     the offset the transport keeps, clock/device/device_time.py); None: not known."""
+    device_fault: Fault | None = None
+    """Set when the press's ``device_ms`` cannot be true (left out of the offset):
+    the press is stamped on arrival and the table rules on the clock's fault."""
     on_disk: Callable[[], None] | None = field(default=None, compare=False, repr=False)
     """The transport's acknowledgement, called by the service once the press is
     committed to the log (never before: an ack tells the device the press is safe)."""

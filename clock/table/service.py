@@ -448,6 +448,15 @@ class TableService:
         )
         if isinstance(stamped, GameStarted):
             register_variant_files((stamped,))
+        if (
+            isinstance(stamped, ClockPressed)
+            and stamped.device_late_ms is not None
+            and stamped.arrived_ms is not None
+            and stamped.t is not None
+            and stamped.arrived_ms - stamped.t >= stamped.device_late_ms
+        ):
+            # stamped at the device's time: no limit cut it short, nothing to say
+            stamped = replace(stamped, device_late_ms=None)
         fut = item.fut
         try:
             new = apply(self.state, stamped)
@@ -542,17 +551,22 @@ class TableService:
             self._last_device_seq = dev.seq
         if isinstance(dev, SidePressed):
             times = dev.remaining_ms if self.authority == "device" else None
-            at, arrived = now, None
+            at, arrived, late = now, None, None
             if dev.device_at_ms is not None and now - dev.device_at_ms > TOLERANCE_MS:
                 # Held up on the link (a broker restart, a Wi-Fi drop): stamped at the
                 # device's time, not charged to the player (docs/clock-protocol.md).
+                late = now - dev.device_at_ms
                 at, arrived = max(dev.device_at_ms, now - LIMIT_MS), now
+            fault = dev.device_fault
             press = ClockPressed(
                 player=dev.side,
                 device_remaining_ms=times,
                 drift_threshold_ms=self.drift_threshold_ms,
                 device_ms=dev.device_ms,
                 arrived_ms=arrived,
+                device_late_ms=late,  # kept only if a limit cuts the stamp short (_commit)
+                device_fault=fault.kind if fault else None,
+                device_fault_ms=fault.by_ms if fault else None,
             )
             self._enqueue(_Item(at, press, "device", on_disk=dev.on_disk))
         elif isinstance(dev, PausePressed):

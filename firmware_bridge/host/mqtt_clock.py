@@ -279,7 +279,14 @@ class MqttClock:
             return
         now = self.timeline.now_ms()
         if isinstance(msg, Heartbeat):
-            self.device_time.sample(now, msg.device_ms)
+            fault = self.device_time.sample(now, msg.device_ms)
+            if fault is not None:
+                log.warning(
+                    "clock %s: ignored a heartbeat's device time (%s by %d ms)",
+                    self.table.base,
+                    fault.kind,
+                    fault.by_ms,
+                )
             return
         if not isinstance(msg, Hello | Press | Pause | State):
             self.stats.unexpected += 1
@@ -311,8 +318,7 @@ class MqttClock:
                     self.device_time.reset()  # a clock that restarted counts from 0 again
                 self._emit(DeviceOnline(msg.device_id))
             case Press():
-                at = self.device_time.table_time(msg.device_ms)
-                self.device_time.sample(now, msg.device_ms)
+                reading = self.device_time.read(now, msg.device_ms)
                 # seq is not passed on: it is de-duplicated here with a 64-number
                 # window, and after a device restart the service's own check
                 # (last seq only) could mistake a new press for a repeat.
@@ -322,7 +328,8 @@ class MqttClock:
                         msg.device_ms,
                         None,
                         msg.remaining_ms,
-                        device_at_ms=at,
+                        device_at_ms=reading.at,
+                        device_fault=reading.fault,
                         on_disk=self._on_disk(msg.seq, raw),
                     )
                 )

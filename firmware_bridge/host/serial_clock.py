@@ -344,15 +344,15 @@ class SerialClock:
             else:
                 self._send_set()  # the same session announced again: show it the times
         elif isinstance(msg, Press):
-            at = conn.device_time.table_time(msg.device_ms)
-            conn.device_time.sample(now, msg.device_ms)
+            reading = conn.device_time.read(now, msg.device_ms)
             self._emit(
                 SidePressed(
                     msg.side,
                     msg.device_ms,
                     self._button_seq(msg.seq),
                     msg.remaining_ms,
-                    device_at_ms=at,
+                    device_at_ms=reading.at,
+                    device_fault=reading.fault,
                     on_disk=self._acker(conn, msg.seq),
                 )
             )
@@ -364,6 +364,17 @@ class SerialClock:
             self.unexpected += 1
             conn.link.stats.note(f"device sent {type(msg).__name__}, which only a host sends")
             log.warning("%s: ignoring %s from the device", self.url, type(msg).__name__)
+
+    def _heartbeat(self, conn: _Conn, now: int, device_ms: int) -> None:
+        """A heartbeat's counter: a sample of the device's offset, unless it cannot be true."""
+        fault = conn.device_time.sample(now, device_ms)
+        if fault is not None:
+            log.warning(
+                "%s: ignored a heartbeat's device time (%s by %d ms)",
+                self.url,
+                fault.kind,
+                fault.by_ms,
+            )
 
     def _acker(self, conn: _Conn, seq: int) -> Callable[[], None]:
         """The ACK of ``seq``, to send once it is on disk (on the connection it came
@@ -407,7 +418,7 @@ class SerialClock:
             loop.create_future(),
             loop.create_future(),
         )
-        conn.link.on_peer_time = conn.device_time.sample
+        conn.link.on_peer_time = lambda now, device_ms: self._heartbeat(conn, now, device_ms)
         self._conn = conn  # bytes may arrive before this coroutine resumes
         try:
             async with asyncio.timeout(self.open_timeout_s):

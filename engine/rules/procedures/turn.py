@@ -155,6 +155,8 @@ def pressed(state: GameState, ev: ClockPressed, t: int) -> GameState:
         )
     if ev.device_remaining_ms is not None:
         state = _device_times(state, ev, t)
+    if ev.device_fault is not None:
+        state = _device_fault(state, ev, t)
     if ev.arrived_ms is not None and ev.arrived_ms > t:
         state = _late(state, ev, t)
     opp = 1 - p
@@ -287,16 +289,45 @@ def _late(state: GameState, ev: ClockPressed, t: int) -> GameState:
     """A press held up on the link, stamped at the device's own time (docs/clock-protocol.md)."""
     assert ev.arrived_ms is not None
     late = ev.arrived_ms - t
-    text = (
-        f"{state.players[ev.player]}'s press reached the table {late / 1000:.2f} s after the "
-        f"clock recorded it (the link was down or slow): stamped at the clock's time, "
-        f"{clock_text(state.clock.remaining(ev.player, t), tenths=True)} left, not charged "
-        "for the delay"
-    )
+    left = clock_text(state.clock.remaining(ev.player, t), tenths=True)
+    said = ev.device_late_ms
+    if said is None or said <= late:
+        text = (
+            f"{state.players[ev.player]}'s press reached the table {late / 1000:.2f} s after "
+            f"the clock recorded it (the link was down or slow): stamped at the clock's time, "
+            f"{left} left, not charged for the delay"
+        )
+    else:
+        # A limit cut the stamp short: the service stamps a press no earlier than the
+        # last logged event (then t is that event's) and no more than a minute back.
+        why = "the last logged event" if t == state.t else "the limit"
+        text = (
+            f"{state.players[ev.player]}'s press reached the table {said / 1000:.2f} s after "
+            f"the clock recorded it (the link was down or slow): stamped {late / 1000:.1f} s "
+            f"before arrival, {why}; the device said {said / 1000:.1f} s; {left} left"
+        )
     return replace(state, rulings=(*state.rulings, Ruling(t, _LATE_RULE, text)))
 
 
 _LATE_RULE = "table procedure: a late press is stamped at the clock's own time"
+
+
+def _device_fault(state: GameState, ev: ClockPressed, t: int) -> GameState:
+    """The clock's time at a press cannot be true: stamped on arrival (clock-protocol.md)."""
+    by = (ev.device_fault_ms or 0) / 1000
+    what = (
+        f"device time {by:.1f} s ahead of the table's"
+        if ev.device_fault == "ahead"
+        else f"device counter {by:.1f} s behind its last message, without a new session"
+    )
+    text = (
+        f"the clock at {state.players[ev.player]}'s press: {what}: "
+        "sample ignored; press stamped on arrival"
+    )
+    return replace(state, rulings=(*state.rulings, Ruling(t, _FAULT_RULE, text)))
+
+
+_FAULT_RULE = "table procedure: a clock's impossible device time is ignored"
 
 
 def out_play(state: GameState, t: int) -> GameState:
