@@ -21,7 +21,6 @@ import os
 import random
 import selectors
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -37,6 +36,7 @@ from engine.events import decode_event
 from engine.rules.replay import replay
 from engine.rules.state import GameState, Phase
 from tests.helpers import REPO
+from tests.support.log_rows import Row, log_rows
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs SIGKILL")
 
@@ -45,39 +45,6 @@ ROUNDS = 20
 SEED = 20261121
 LINE_TIMEOUT_S = 5.0
 """A line the process owes us must come within this; otherwise it is hung."""
-
-
-# --- reading the log, read-only --------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Row:
-    """One row of the log as stored."""
-
-    seq: int
-    t: int
-    type_name: str
-    """The event's class name, as ``serve`` prints it."""
-    refused: bool
-    body: dict[str, Any]
-
-
-def _rows(path: Path) -> list[Row]:
-    """Every row of the log, read through a read-only connection."""
-    if not path.exists():
-        return []
-    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
-    try:
-        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-        if "events" not in tables:
-            return []  # killed while the schema was being created: nothing was committed
-        cur = conn.execute("SELECT seq, t, body, refused FROM events ORDER BY seq")
-        return [
-            Row(seq, t, type(decode_event(bytes(body))).__name__, bool(refused), json.loads(body))
-            for seq, t, body, refused in cur
-        ]
-    finally:
-        conn.close()
 
 
 def _game(rows: list[Row]) -> GameState:
@@ -278,7 +245,7 @@ def _resume(table: Table, log: Path, before: list[Row], dead_ns: int) -> None:
     line = table.next_line()
     assert line.get("resumed") is True, line
     assert line["neutralized"], line
-    new = _rows(log)[len(before) :]
+    new = log_rows(log)[len(before) :]
     restarted = [r for r in new if r.type_name == "ServiceRestarted" and not r.refused]
     assert len(restarted) == 1, new
     gap = restarted[0].body["gap_ms"]
@@ -296,7 +263,7 @@ def _resume(table: Table, log: Path, before: list[Row], dead_ns: int) -> None:
 
 def _check_after_kill(log: Path, acked: dict[int, tuple[str, int]], stderr: Path) -> None:
     """No acknowledged event lost, and the chain intact."""
-    rows = _rows(log)
+    rows = log_rows(log)
     if rows or acked:  # else killed before the log's schema was committed
         result = verify(log)
         assert result.ok, (result.problems, stderr.read_text())
@@ -317,7 +284,7 @@ def test_kill9_rounds(tmp_path: Path) -> None:
     dead_ns = 0
     early_kills = resumes = 0
     for round_no in range(ROUNDS + 1):
-        before = _rows(log)
+        before = log_rows(log)
         in_progress = _game(before).phase not in (Phase.NOT_STARTED, Phase.OVER)
         table = Table(log, stderr)
         try:
@@ -338,7 +305,7 @@ def test_kill9_rounds(tmp_path: Path) -> None:
                     _expect(table, "Resumed")
                 else:
                     _expect(table, "GameStarted")
-                game = Tracker.of(_game(_rows(log)))
+                game = Tracker.of(_game(log_rows(log)))
                 for _ in range(rng.randint(0, 12)):
                     _one_command(table, rng, game)
                 if not game.neutral:

@@ -46,7 +46,7 @@ from firmware_bridge.wire.protocol import (
     needs_ack,
 )
 from tests.helpers import REPO
-from tests.system.test_kill9 import _rows
+from tests.support.log_rows import log_rows
 
 pytestmark = [
     pytest.mark.skipif(sys.platform == "win32", reason="needs SIGKILL and ptys"),
@@ -206,7 +206,7 @@ def _play_until_killed(dev: Device, proc: subprocess.Popen[bytes], rng: random.R
 def _check_round(log: Path, dev: Device, stderr: Path) -> int:
     """Every acknowledged press is in the log exactly once; the chain verifies.
     Returns how many acknowledged presses this round had."""
-    rows = _rows(log)
+    rows = log_rows(log)
     result = verify(log)
     assert result.ok, (result.problems, stderr.read_text()[-2000:])
     logged = Counter(
@@ -221,7 +221,7 @@ def _check_round(log: Path, dev: Device, stderr: Path) -> int:
 
 def _check_restart(log: Path, rows_before: int, first: Set) -> None:
     """The restarted service resumed the game neutralized, the gap logged."""
-    new = _rows(log)[rows_before:]
+    new = log_rows(log)[rows_before:]
     restarted = [r for r in new if r.type_name == "ServiceRestarted"]
     assert len(restarted) == 1, [r.type_name for r in new]
     assert restarted[0].body["gap_ms"] > 0, restarted[0]
@@ -242,7 +242,7 @@ def test_every_acknowledged_press_survives_kill9(tmp_path: Path) -> None:
     try:
         for round_no in range(ROUNDS):
             dev.new_round()
-            rows_before = len(_rows(log))
+            rows_before = len(log_rows(log))
             proc = _serve(log, link, stderr)
             try:
                 first = _handshake(dev, proc)

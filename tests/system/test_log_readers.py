@@ -36,7 +36,8 @@ from firmware_bridge.mqtt.topics import TableTopics
 from firmware_bridge.venue.archive import Archive
 from firmware_bridge.venue.director_link import DirectorLink
 from tests.helpers import REPO, Broker, background, wait_for
-from tests.system.test_kill9 import RACKCLOCK, Table, _rows
+from tests.support.log_rows import log_rows
+from tests.system.test_kill9 import RACKCLOCK, Table
 
 EVENT_FILE = """
 name = "Club night"
@@ -186,7 +187,7 @@ async def test_readers_during_play_lose_no_acknowledged_event(
         table.kill()
     finally:
         table.close()
-    rows = {r.seq: (r.type_name, r.t) for r in _rows(log)}
+    rows = {r.seq: (r.type_name, r.t) for r in log_rows(log)}
     assert {seq: rows.get(seq) for seq in acked} == acked
     verified = rackclock("log", "verify", log)
     assert verified.returncode == 0, verified.stdout

@@ -20,7 +20,8 @@ from clock.log.eventlog import verify
 from clock.log.lock import holder
 from terminal_ui.director.app import DirectorApp
 from tests.helpers import until
-from tests.system.test_kill9 import RACKCLOCK, Table, _rows
+from tests.support.log_rows import log_rows
+from tests.system.test_kill9 import RACKCLOCK, Table
 from tests.terminal_ui.test_director import SIZE, config, rule, select
 
 
@@ -35,27 +36,27 @@ async def test_the_console_offline_cannot_write_a_running_tables_log(tmp_path: P
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: len(app.rows) == 1, "the table")
             await select(pilot, "t1")
-            before = _rows(log)
+            before = log_rows(log)
             await pilot.press("a")  # adjust: refused before the dialog opens
             await until(pilot, lambda: "refused" in app.feedback, "the refusal")
             assert app.feedback == (
                 f"t1: refused: t1.sqlite is held by {serving}: rule from the console "
                 "connected to the venue broker, or stop the table first"
             )
-            assert _rows(log) == before
+            assert log_rows(log) == before
             # the table's next press lands, in the log and on its output
             table.send("press 0")
             pressed = table.next_line()
             assert pressed["type"] == "ClockPressed"
             assert pressed["seq"] == len(before) + 1
-            assert [r.type_name for r in _rows(log)][-1] == "ClockPressed"
+            assert [r.type_name for r in log_rows(log)][-1] == "ClockPressed"
             # kill -9: the kernel drops the lock, and the offline ruling goes in
             table.kill()
             assert holder(log) is None
             await rule(pilot, "a", player="Ann", score="-10", reason="phoney word")
             await until(pilot, lambda: "Adjusted" in app.feedback, "the answer")
             assert f"accepted: Adjusted (#{len(before) + 2})" in app.feedback
-        rows = _rows(log)
+        rows = log_rows(log)
         assert rows[-1].type_name == "Adjusted"
         assert rows[-1].body["actor"] == "director"
         assert verify(log).ok
@@ -68,7 +69,7 @@ def test_a_second_serve_on_a_log_is_refused_saying_who_holds_it(tmp_path: Path) 
     first = Table(log, tmp_path / "first.err")
     try:
         assert first.next_line()["type"] == "GameStarted"
-        before = _rows(log)
+        before = log_rows(log)
         second = subprocess.run(
             [str(RACKCLOCK), "serve", "--variant", "nzasp", "--log", str(log)],
             input=b"press 0\n",
@@ -80,7 +81,7 @@ def test_a_second_serve_on_a_log_is_refused_saying_who_holds_it(tmp_path: Path) 
             f"rackclock serve: t1.sqlite is held by rackclock serve (pid {first.proc.pid} "
             f"on {socket.gethostname()}): one writer per log: stop it first\n"
         )
-        assert _rows(log) == before
+        assert log_rows(log) == before
         first.send("press 0")
         assert first.next_line()["seq"] == len(before) + 1
         first.quit()

@@ -21,8 +21,9 @@ from typing import Any
 import pytest
 
 from tests.helpers import Broker, wait_for
-from tests.system.test_e2e_tmux import WAIT_S, Terminal, _require_tmux
-from tests.system.test_kill9 import RACKCLOCK, _rows
+from tests.support.log_rows import log_rows
+from tests.support.tmux import WAIT_S, Terminal, require_tmux
+from tests.system.test_kill9 import RACKCLOCK
 
 GAME = """\
 {"t":0,"type":"game_started","variant":"nzasp","players":["Ann","Ben"],"first":0}
@@ -71,7 +72,7 @@ def tmux(tmp_path: Path) -> Iterator[Terminal]:
     """A fresh tmux server of 120x30 whose data directory is ``tmp_path``."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("TMUX")}
     env["XDG_DATA_HOME"] = str(tmp_path)
-    term = Terminal(_require_tmux(), env, size=(120, 30))
+    term = Terminal(require_tmux(), env, size=(120, 30))
     try:
         yield term
     finally:
@@ -195,7 +196,7 @@ async def test_emulate_clock_on_mqtt_is_a_tables_clock(tmp_path: Path, mosquitto
                 await proc.wait()
         for task in readers:
             task.cancel()
-    assert [r.type_name for r in _rows(log)][:2] == ["GameStarted", "ClockPressed"]
+    assert [r.type_name for r in log_rows(log)][:2] == ["GameStarted", "ClockPressed"]
     assert any(">" in line and "<" in line for line in shown), shown  # a clock running
 
 

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.system.test_e2e_tmux import Terminal, _require_tmux, squeeze
+from tests.support.tmux import Terminal, require_tmux, squeeze
 from tests.system.test_kill9 import RACKCLOCK
 from tests.system.test_log_readers import rackclock
 
@@ -48,7 +48,7 @@ def tmux(tmp_path: Path) -> Iterator[Terminal]:
     """A fresh tmux server with a 120x30 window (the lockout line fits 120 columns)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("TMUX")}
     env["XDG_DATA_HOME"] = str(tmp_path)
-    term = Terminal(_require_tmux(), env, size=(120, 30))
+    term = Terminal(require_tmux(), env, size=(120, 30))
     try:
         yield term
     finally:

@@ -27,8 +27,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.system.test_e2e_tmux import WAIT_S, Terminal, _require_tmux
-from tests.system.test_kill9 import RACKCLOCK, _rows
+from tests.support.log_rows import log_rows
+from tests.support.tmux import WAIT_S, Terminal, require_tmux
+from tests.system.test_kill9 import RACKCLOCK
 from tests.system.test_log_readers import cli_readers, new_event, rackclock
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs SIGKILL")
@@ -43,7 +44,7 @@ def tmux(tmp_path: Path) -> Iterator[Terminal]:
     """A fresh tmux server (test_e2e_tmux.py's) whose data directory is ``tmp_path``."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("TMUX")}
     env["XDG_DATA_HOME"] = str(tmp_path)
-    term = Terminal(_require_tmux(), env)
+    term = Terminal(require_tmux(), env)
     try:
         yield term
     finally:
@@ -86,7 +87,7 @@ def test_readers_beside_the_table_terminal_lose_no_shown_event(
         assert time.monotonic() < deadline, "the terminal outlived SIGKILL"
         time.sleep(0.02)
 
-    rows = _rows(log)
+    rows = log_rows(log)
     assert [r.type_name for r in rows] == ["GameStarted", *["ClockPressed"] * shown]
     assert [r.body["player"] for r in rows[1:]] == [i % 2 for i in range(shown)]
     verified = rackclock("log", "verify", log)

@@ -30,7 +30,7 @@ from terminal_ui.director.app import DirectorApp
 from terminal_ui.director.screens.timeline import TimelineScreen
 from terminal_ui.table.app import TableApp
 from tests.helpers import command, config, game, play, screen_text, settle, started, until
-from tests.system.test_kill9 import _rows
+from tests.support.log_rows import log_rows
 from tests.terminal_ui.test_director import SIZE, select, text_of
 from tests.terminal_ui.test_director import config as console_config
 from tests.terminal_ui.test_scorekeeper import make_app, press_clock, scored, type_entry
@@ -130,14 +130,14 @@ async def test_a_ruling_cannot_make_a_press_vanish(tmp_path: Path) -> None:
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: len(app.rows) == 1, "the table")
             await select(pilot, "t1")
-            before = _rows(log)
+            before = log_rows(log)
             await pilot.press("a")  # adjust: refused before the dialog opens
             await until(pilot, lambda: "refused" in app.feedback, "the refusal")
             assert app.feedback == (
                 f"t1: refused: t1.sqlite is held by {held}: rule from the console "
                 "connected to the venue broker, or stop the table first"
             )
-            assert _rows(log) == before
+            assert log_rows(log) == before
             tl.advance(5_000)
             await svc.submit(ClockPressed(player=1))  # Ben's press lands
             await settle(svc)
