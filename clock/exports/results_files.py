@@ -1,8 +1,10 @@
-"""The results files from the finished games of table logs: ``results-naspa.txt``
-(ASCII) and tsh's ``.t``, one per division (``a.t`` for a single unnamed one,
-ISO-8859-1 unless told otherwise), as the console's export and ``rackclock export
-naspa|tsh`` write them. The lines are the engine's (:mod:`engine.exports.results`);
-this module finds the games in the logs, gives them their rounds, encodes and writes.
+"""The results files: ``results-naspa.txt`` (ASCII) and tsh's ``.t``, one per
+division (``a.t`` for a single unnamed one, ISO-8859-1 unless told otherwise), from
+the finished games of table logs as the console's export and ``rackclock export
+naspa|tsh`` write them, and the one writer of both formats, which ``event export``
+uses too (:func:`write_t_files`, :func:`write_naspa_file`). The lines are the
+engine's (:mod:`engine.exports.results`, :mod:`engine.tournament.tsh`); this module
+finds the games in the logs, gives them their rounds, encodes and writes.
 """
 
 from __future__ import annotations
@@ -15,17 +17,28 @@ from clock.exports.game_records import ExportReport
 from engine.events import Event, GameStarted
 from engine.exports.results import GameResult, ResultsError, game_result, naspa_lines, tsh_files
 from engine.exports.roster import Roster, parse_roster
+from engine.exports.tfile import TSH_ENCODING, t_file_bytes
 from engine.rules.replay import replay, split_games
 from engine.rules.state import GameState
 
 __all__ = [
+    "NASPA_FILE",
     "KnownGame",
     "export_results",
     "finished_games",
     "log_games",
+    "naspa_bytes",
     "read_roster",
     "results_files",
+    "results_lines",
+    "write_anchor",
+    "write_files",
+    "write_naspa_file",
+    "write_t_files",
 ]
+
+NASPA_FILE = "results-naspa.txt"
+"""The NASPA results file's name in an export's folder."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,49 +103,114 @@ def read_roster(path: Path) -> Roster:
     return parse_roster(path.read_text(encoding="utf-8-sig"), str(path))
 
 
+def results_lines(
+    results: Sequence[GameResult],
+    *,
+    roster: Roster | None = None,
+    notes: list[str] | None = None,
+    kinds: tuple[str, ...] = ("naspa", "tsh"),
+) -> dict[str, list[str]]:
+    """``results-naspa.txt``'s lines and each tsh ``.t`` file's, one per division (of
+    ``kinds``), by file name; ``notes`` gets what the director should know, each once.
+
+    Raises:
+        ResultsError: The games do not make a consistent file.
+    """
+    said: list[str] = []
+    out: dict[str, list[str]] = {}
+    if "naspa" in kinds:
+        out[NASPA_FILE] = naspa_lines(results, roster, said)
+    if "tsh" in kinds:
+        out.update(tsh_files(results, roster, said))
+    if notes is not None:
+        notes.extend(dict.fromkeys(said))
+    return out
+
+
 def results_files(
     results: Sequence[GameResult],
     *,
     roster: Roster | None = None,
-    encoding: str = "iso-8859-1",
+    encoding: str = TSH_ENCODING,
     notes: list[str] | None = None,
     kinds: tuple[str, ...] = ("naspa", "tsh"),
 ) -> dict[str, bytes]:
-    """``results-naspa.txt`` and one tsh ``.t`` per division (of ``kinds``), by file
-    name; ``notes`` gets what the director should know, each once.
+    """:func:`results_lines` as written: NASPA's file in ASCII, each ``.t`` file in
+    ``encoding`` (:func:`engine.exports.tfile.t_file_bytes`).
 
     Raises:
         ResultsError: The games do not make a consistent file, or a name cannot be
             written in ``encoding`` (rather than writing it garbled).
     """
-    said: list[str] = []
-    out: dict[str, bytes] = {}
-    if "naspa" in kinds:
-        naspa = naspa_lines(results, roster, said)
-        out["results-naspa.txt"] = ("\n".join(naspa) + "\n").encode("ascii")
-    tsh = tsh_files(results, roster, said) if "tsh" in kinds else {}
-    if notes is not None:
-        notes.extend(dict.fromkeys(said))
-    for name, lines in tsh.items():
-        text = "\n".join(lines) + "\n"
-        try:
-            out[name] = text.encode(encoding)
-        except UnicodeEncodeError as exc:
-            bad = next(ln for ln in lines if not _encodes(ln, encoding))
-            raise ResultsError(
-                f"{name}: {bad.split(' ')[0]}... has {exc.object[exc.start : exc.end]!r}, which "
-                f"{encoding} cannot hold: use --encoding utf-8 (and tfile_encoding in tsh's "
-                "config) or spell the name in the roster"
-            ) from None
+    files = results_lines(results, roster=roster, notes=notes, kinds=kinds)
+    return {
+        name: naspa_bytes(lines) if name == NASPA_FILE else t_file_bytes(name, lines, encoding)
+        for name, lines in files.items()
+    }
+
+
+def naspa_bytes(lines: Sequence[str]) -> bytes:
+    """NASPA's results file as written: ASCII (:func:`engine.exports.results.naspa_lines`
+    has refused a name with no ASCII form)."""
+    return ("\n".join(lines) + "\n").encode("ascii")
+
+
+def write_t_files(
+    folder: Path, files: Mapping[str, Sequence[str]], encoding: str = TSH_ENCODING
+) -> list[Path]:
+    """The one writer of tsh's ``.t`` files, for ``rackclock export tsh`` (the tables'
+    games) and ``event export tsh`` (the event's ledger): each file's lines
+    (:func:`engine.exports.tfile.division_files`) into ``folder`` (made if need be),
+    in ``encoding``; the files written.
+
+    Every file is encoded before any is written, so a name ``encoding`` cannot hold
+    leaves the folder as it was.
+
+    Raises:
+        ResultsError: A name ``encoding`` cannot hold (the player quoted).
+        OSError: A file cannot be written.
+    """
+    return write_files(
+        folder, {name: t_file_bytes(name, lines, encoding) for name, lines in files.items()}
+    )
+
+
+def write_naspa_file(path: Path, lines: Sequence[str]) -> None:
+    """The one writer of NASPA's results file (ASCII), for ``rackclock export naspa``
+    and ``event export naspa``.
+
+    Raises:
+        OSError: The file cannot be written.
+        UnicodeEncodeError: A line that is not ASCII.
+    """
+    path.write_bytes(naspa_bytes(lines))
+
+
+def write_anchor(path: Path, anchor: str) -> Path:
+    """The event ledger's ``anchor`` line beside ``path`` (``<name>.anchor``), for a
+    format with no comment line (NASPA's); the anchor's file.
+
+    Raises:
+        OSError: The file cannot be written.
+    """
+    side = path.with_name(path.name + ".anchor")
+    side.write_text(anchor + "\n", encoding="ascii")
+    return side
+
+
+def write_files(folder: Path, files: Mapping[str, bytes]) -> list[Path]:
+    """Write each file's bytes into ``folder`` (made if need be); the files written.
+
+    Raises:
+        OSError: A file cannot be written.
+    """
+    folder.mkdir(parents=True, exist_ok=True)
+    out = []
+    for name, data in files.items():
+        path = folder / name
+        path.write_bytes(data)
+        out.append(path)
     return out
-
-
-def _encodes(text: str, encoding: str) -> bool:
-    try:
-        text.encode(encoding)
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def export_results(
@@ -172,10 +250,6 @@ def export_results(
     except ResultsError as exc:
         out.problems.append(f"results: {exc}")
         return out
-    directory.mkdir(parents=True, exist_ok=True)
-    for name, data in files.items():
-        path = directory / name
-        path.write_bytes(data)
-        out.paths.append(path)
+    out.paths.extend(write_files(directory, files))
     out.notes.extend(notes)
     return out

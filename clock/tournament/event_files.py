@@ -1,25 +1,26 @@
-"""The event's files on disk: those a director starts an event's ledger from, the
-event file (TOML, docs/tournament.md) for ``event new`` and tsh's ``.t`` files for
-``event import``, and those ``event export`` writes, tsh's ``.t`` files and
-NASPA's results file with the ledger's anchor beside it. What they say is the
-engine's (:func:`engine.tournament.spec.parse_event`,
-:func:`engine.tournament.tsh.parse_t`, :func:`engine.tournament.tsh.event_t_files`,
-:func:`engine.tournament.naspa.event_naspa_lines`); here they are opened, encoded
-and decoded as their formats are, and checked against what a table will need.
+"""The files a director starts an event's ledger from: the event file (TOML,
+docs/tournament.md) for ``event new`` and tsh's ``.t`` files for ``event import``.
+What they say is the engine's (:func:`engine.tournament.spec.parse_event`,
+:func:`engine.tournament.tsh.parse_t`); here they are read and decoded as their
+formats are, and checked against what a table will need. ``event export`` writes
+its files with the one writer of each format, as ``rackclock export`` does
+(:func:`clock.exports.results_files.write_t_files`,
+:func:`clock.exports.results_files.write_naspa_file`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from clock.user_files import load_variant
 from engine.errors import EngineError
+from engine.exports.tfile import TSH_ENCODING
 from engine.tournament.errors import EventFileError
 from engine.tournament.spec import EventSpec, parse_event
 from engine.tournament.tsh import TshDivision, parse_t
 
-__all__ = ["read_event_file", "read_t_files", "write_naspa_file", "write_t_files"]
+__all__ = ["read_event_file", "read_t_files"]
 
 
 def read_event_file(path: Path) -> tuple[str, EventSpec]:
@@ -59,35 +60,6 @@ def read_t_files(paths: Sequence[Path]) -> list[tuple[str, TshDivision]]:
         EngineError: A file that is not a ``.t`` file (quoted by its path).
     """
     return [
-        (path.stem.upper(), parse_t(path.read_text(encoding="iso-8859-1"), str(path)))
+        (path.stem.upper(), parse_t(path.read_text(encoding=TSH_ENCODING), str(path)))
         for path in paths
     ]
-
-
-def write_t_files(folder: Path, files: Mapping[str, list[str]]) -> Iterator[Path]:
-    """Write each ``.t`` file's lines (:func:`engine.tournament.tsh.event_t_files`) into
-    ``folder`` (made if need be), in tsh's ISO-8859-1 (a letter it lacks becomes
-    ``?``), yielding each file once it is written.
-
-    Raises:
-        OSError: A file cannot be written.
-    """
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, lines in files.items():
-        out = folder / name
-        out.write_text("\n".join(lines) + "\n", encoding="iso-8859-1", errors="replace")
-        yield out
-
-
-def write_naspa_file(path: Path, lines: Sequence[str], anchor: str) -> Path:
-    """Write NASPA's results file (ASCII) and, since it has no comment line, the
-    ledger's ``anchor`` line beside it (``<name>.anchor``); the anchor's file.
-
-    Raises:
-        OSError: A file cannot be written.
-        UnicodeEncodeError: A line that is not ASCII.
-    """
-    path.write_text("\n".join(lines) + "\n", encoding="ascii")
-    side = path.with_name(path.name + ".anchor")
-    side.write_text(anchor + "\n", encoding="ascii")
-    return side

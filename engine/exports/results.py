@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
-from engine.errors import EngineError
+from engine.exports.errors import ResultsError
 from engine.exports.roster import Roster, guess_filed, without_accents
-from engine.exports.tfile import TLine, division_file, t_line
+from engine.exports.tfile import TLine, division_files, t_line
 from engine.rules.state import GameState
 
 __all__ = [
@@ -28,10 +28,6 @@ __all__ = [
     "tsh_files",
     "tsh_lines",
 ]
-
-
-class ResultsError(EngineError, ValueError):
-    """The games do not make a consistent results file."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,15 +266,12 @@ def tsh_files(
         ResultsError: A player missing a round or playing twice in one; two
             divisions that would share a file.
     """
-    out: dict[str, list[str]] = {}
     if roster is None and notes is not None:
         notes.append("no roster: every rating written as 0 (give --roster FILE)")
-    for names, rows, rounds, div in _table(games):
-        name = division_file(div)
-        if name in out:
-            raise ResultsError(f"divisions named alike would share {name}: rename one")
-        out[name] = _tsh_division(names, rows, rounds, roster, notes)
-    return out
+    return division_files(
+        (div, _tsh_division(names, rows, rounds, roster, notes))
+        for names, rows, rounds, div in _table(games)
+    )
 
 
 def tsh_lines(

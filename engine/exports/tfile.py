@@ -8,14 +8,24 @@ the spread), then tsh's ``p12`` field (1 went first, 2 second, 0 a bye) and, for
 an inactive player, ``off 0``. Both the results of table logs
 (:func:`engine.exports.results.tsh_files`) and an event's ledger
 (:func:`engine.tournament.tsh.division_lines`) are written by :func:`t_line`, so
-the two exports cannot drift apart. Pure.
+the two exports cannot drift apart. Which file each division goes in
+(:func:`division_files`) and how a file is encoded (:func:`t_file_bytes`: tsh's
+ISO-8859-1 unless told otherwise, a name it cannot hold refused) are here once for
+both too. Pure.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+
 import msgspec
 
-__all__ = ["TLine", "division_file", "t_line"]
+from engine.exports.errors import ResultsError
+
+__all__ = ["TSH_ENCODING", "TLine", "division_file", "division_files", "t_file_bytes", "t_line"]
+
+TSH_ENCODING = "iso-8859-1"
+"""tsh's own encoding of its ``.t`` files; a config's ``tfile_encoding`` may say utf-8."""
 
 
 class TLine(msgspec.Struct, frozen=True):
@@ -60,3 +70,50 @@ def division_file(division: str) -> str:
     """
     name = "".join(ch if ch.isalnum() else "-" for ch in division.casefold())
     return ("-".join(part for part in name.split("-") if part) or "a") + ".t"
+
+
+def division_files(divisions: Iterable[tuple[str, list[str]]]) -> dict[str, list[str]]:
+    """Each division's lines (``(division, lines)``) by its file's name
+    (:func:`division_file`).
+
+    Raises:
+        ResultsError: Two divisions whose names make one file name (one file would
+            overwrite the other), both quoted.
+    """
+    out: dict[str, list[str]] = {}
+    owner: dict[str, str] = {}
+    for division, lines in divisions:
+        name = division_file(division)
+        if name in owner:
+            raise ResultsError(
+                f"divisions {owner[name]!r} and {division!r} would share {name}: rename one"
+            )
+        owner[name] = division
+        out[name] = lines
+    return out
+
+
+def t_file_bytes(name: str, lines: Sequence[str], encoding: str = TSH_ENCODING) -> bytes:
+    """The ``.t`` file ``name`` as written: its lines in ``encoding``.
+
+    Raises:
+        ResultsError: A line ``encoding`` cannot hold (rather than writing it garbled):
+            the player's name as filed and the letter quoted.
+    """
+    for line in lines:
+        try:
+            line.encode(encoding)
+        except UnicodeEncodeError as exc:
+            letter = exc.object[exc.start : exc.end]
+            raise ResultsError(
+                f"{name}: {_player(line)!r} has {letter!r}, which {encoding} cannot hold: "
+                "use --encoding utf-8 (and tfile_encoding in tsh's config)"
+            ) from None
+    return ("\n".join(lines) + "\n").encode(encoding)
+
+
+def _player(line: str) -> str:
+    """The filed name a line starts with (the words before its rating), else the line."""
+    words = line.partition(";")[0].split()
+    at = next((i for i, w in enumerate(words) if w.lstrip("-").isdigit()), 0)
+    return " ".join(words[:at]) if at else line

@@ -25,8 +25,9 @@ from __future__ import annotations
 
 import json
 
+from engine.exports.errors import ResultsError
 from engine.exports.roster import guess_filed
-from engine.exports.tfile import TLine, division_file, t_line
+from engine.exports.tfile import TLine, division_files, t_line
 from engine.tournament.errors import EventFileError
 from engine.tournament.records import Paired, Record, Result, Withdrew
 from engine.tournament.spec import Player
@@ -84,23 +85,20 @@ def division_lines(div: DivisionState) -> list[str]:
 
 
 def event_t_files(state: EventState, comment: str = "") -> dict[str, list[str]]:
-    """Each division's ``.t`` lines by its file name (``a.t``...), after a ``# comment``
-    line when one is given (tsh skips ``#`` lines, as :func:`parse_t` does).
+    """Each division's ``.t`` lines by its file name (``a.t``...; the one rule,
+    :func:`engine.exports.tfile.division_files`), after a ``# comment`` line when
+    one is given (tsh skips ``#`` lines, as :func:`parse_t` does).
 
     Raises:
         EventFileError: Two divisions whose names make one file name.
     """
-    out: dict[str, list[str]] = {}
-    owner: dict[str, str] = {}
-    for div in state.divisions.values():
-        name = division_file(div.spec.name)
-        if name in owner:  # one file would overwrite the other
-            raise EventFileError(
-                f"divisions {owner[name]!r} and {div.spec.name!r} would share {name}: rename one"
-            )
-        owner[name] = div.spec.name
-        out[name] = [f"# {comment}"] * bool(comment) + division_lines(div)
-    return out
+    head = [f"# {comment}"] * bool(comment)
+    try:
+        return division_files(
+            (div.spec.name, head + division_lines(div)) for div in state.divisions.values()
+        )
+    except ResultsError as exc:  # the event's own error, as for its other files
+        raise EventFileError(str(exc)) from None
 
 
 class TshDivision:

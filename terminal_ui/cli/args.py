@@ -8,7 +8,14 @@ from typing import TYPE_CHECKING, TypedDict
 if TYPE_CHECKING:
     from engine.tournament.assignment import Assignment
 
-__all__ = ["GameFields", "add_assignment", "add_clock", "game_fields", "players"]
+__all__ = [
+    "GameFields",
+    "add_assignment",
+    "add_clock",
+    "add_t_encoding",
+    "game_fields",
+    "players",
+]
 
 
 def players(text: str) -> tuple[str, str]:
@@ -34,6 +41,19 @@ def add_assignment(cmd: argparse.ArgumentParser) -> None:
         metavar="SOURCE",
         help="the players, rules and round from the event: mqtt://broker/VENUE/TABLE "
         "(published by 'rackclock event publish') or LEDGER@TABLE",
+    )
+
+
+def add_t_encoding(cmd: argparse.ArgumentParser) -> None:
+    """``--encoding`` of tsh's ``.t`` files (``export tsh``, ``event export tsh``): the
+    one writer's (:func:`clock.exports.results_files.write_t_files`) ISO-8859-1 by
+    default, as :data:`engine.exports.tfile.TSH_ENCODING` (not imported: the command
+    line loads the engine only when a command runs)."""
+    cmd.add_argument(
+        "--encoding",
+        choices=("iso-8859-1", "utf-8"),
+        default="iso-8859-1",
+        help="tsh's default is ISO-8859-1; utf-8 for a config that sets tfile_encoding",
     )
 
 

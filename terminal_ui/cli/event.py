@@ -18,6 +18,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from terminal_ui.cli.args import add_t_encoding
+
 if TYPE_CHECKING:
     from clock.tournament.ledger import EventLedger
     from engine.tournament.state import DivisionState, EventState
@@ -108,6 +110,7 @@ def register(sub: Any) -> None:
     exp.add_argument("format", choices=("tsh", "naspa"))
     exp.add_argument("log", type=Path, metavar="LEDGER", help="the event's ledger (.sqlite)")
     exp.add_argument("-o", "--output", type=Path, metavar="DIR|FILE")
+    add_t_encoding(exp)
     imp = action(
         "import", "start an event's ledger from tsh .t files (one per division)", _import, log=False
     )
@@ -536,7 +539,7 @@ def _withdraw(args: argparse.Namespace) -> int:
 
 def _export(args: argparse.Namespace) -> int:
     def run() -> int:
-        from clock.tournament.event_files import write_naspa_file, write_t_files
+        from clock.exports.results_files import write_anchor, write_naspa_file, write_t_files
         from engine.tournament.naspa import event_naspa_lines
         from engine.tournament.tsh import event_t_files
 
@@ -544,8 +547,9 @@ def _export(args: argparse.Namespace) -> int:
             # the ledger's anchor goes with every export: the file can vouch for the ledger
             anchor = f"rackclock event ledger anchor {ledger.anchor}"
             if args.format == "tsh":
+                # the one .t writer, export tsh's: a name the encoding cannot hold is refused
                 files = event_t_files(ledger.state, anchor)
-                for out in write_t_files(args.output or Path("."), files):
+                for out in write_t_files(args.output or Path("."), files, args.encoding):
                     print(f"wrote {out}")
                 return 0
             notes: list[str] = []
@@ -557,7 +561,8 @@ def _export(args: argparse.Namespace) -> int:
                 sys.stdout.write("\n".join(lines) + "\n")
                 _say(anchor)
             else:
-                side = write_naspa_file(args.output, lines, anchor)
+                write_naspa_file(args.output, lines)
+                side = write_anchor(args.output, anchor)
                 print(f"wrote {args.output} ({anchor}, also in {side.name})")
         return 0
 

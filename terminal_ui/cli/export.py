@@ -14,6 +14,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from terminal_ui.cli.args import add_t_encoding
+
 if TYPE_CHECKING:  # the command line loads the engine only when a command runs
     from engine.events import Event
 
@@ -56,12 +58,7 @@ def register(sub: Any) -> None:
             help="names as filed (Last, First) and ratings: tsh .t lines or CSV",
         )
         if name == "tsh":
-            res.add_argument(
-                "--encoding",
-                choices=("iso-8859-1", "utf-8"),
-                default="iso-8859-1",
-                help="tsh's default is ISO-8859-1; utf-8 for a config that sets tfile_encoding",
-            )
+            add_t_encoding(res)
         res.set_defaults(handler=run_results, kind=name)
 
 
@@ -128,7 +125,15 @@ def run_gcg(args: argparse.Namespace) -> int:
 
 def run_results(args: argparse.Namespace) -> int:
     """Write the NASPA or tsh results of every finished game in the logs."""
-    from clock.exports.results_files import log_games, read_roster, results_files
+    from clock.exports.results_files import (
+        NASPA_FILE,
+        log_games,
+        naspa_bytes,
+        read_roster,
+        results_lines,
+        write_naspa_file,
+        write_t_files,
+    )
     from engine.errors import EngineError
     from engine.exports.results import ResultsError
     from engine.exports.roster import RosterError
@@ -168,33 +173,27 @@ def run_results(args: argparse.Namespace) -> int:
         return 1
     notes: list[str] = []
     try:
-        files = results_files(
-            results,
-            roster=roster,
-            encoding=getattr(args, "encoding", "iso-8859-1"),
-            notes=notes,
-            kinds=(args.kind,),
-        )
+        files = results_lines(results, roster=roster, notes=notes, kinds=(args.kind,))
+        if args.kind == "naspa":
+            lines = files[NASPA_FILE]
+            for note in notes:
+                _say(f"note: {note}")
+            if args.output is None:
+                sys.stdout.buffer.write(naspa_bytes(lines))
+            else:
+                write_naspa_file(args.output, lines)
+                _say(f"wrote {args.output}")
+            return 0
+        # the one .t writer: a name the encoding cannot hold is refused before any is written
+        written = write_t_files(args.output or Path(), files, args.encoding)
     except (ResultsError, EngineError) as exc:
         _say(f"{name}: {exc}")
         return 1
-    for note in notes:
-        _say(f"note: {note}")
-    try:
-        if args.kind == "naspa":
-            data = files["results-naspa.txt"]
-            if args.output is None:
-                sys.stdout.buffer.write(data)
-            else:
-                args.output.write_bytes(data)
-                _say(f"wrote {args.output}")
-            return 0
-        folder = args.output or Path()
-        folder.mkdir(parents=True, exist_ok=True)
-        for file, data in files.items():
-            (folder / file).write_bytes(data)
-            _say(f"wrote {folder / file}")
     except OSError as exc:
         _say(f"{name}: cannot write: {exc}")
         return 1
+    for note in notes:
+        _say(f"note: {note}")
+    for path in written:
+        _say(f"wrote {path}")
     return 0

@@ -8,12 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from clock.tournament.event_files import (
-    read_event_file,
-    read_t_files,
-    write_naspa_file,
-    write_t_files,
-)
+from clock.exports.results_files import write_anchor, write_naspa_file, write_t_files
+from clock.tournament.event_files import read_event_file, read_t_files
+from engine.exports.results import ResultsError
 from engine.tournament.errors import EventFileError
 
 EVENT = """
@@ -57,12 +54,23 @@ def test_t_files_are_named_for_their_divisions(tmp_path: Path) -> None:
 
 
 def test_the_exports_are_written_in_their_formats_encodings(tmp_path: Path) -> None:
-    written = list(
-        write_t_files(tmp_path / "out", {"a.t": ["Caf\u00e9, Cid 1600", "Zo\u0107, Zed 1500"]})
-    )
+    written = write_t_files(tmp_path / "out", {"a.t": ["Caf\u00e9, Cid 1600", "Zoe, Zed 1500"]})
     assert written == [tmp_path / "out" / "a.t"]
-    assert written[0].read_bytes() == b"Caf\xe9, Cid 1600\nZo?, Zed 1500\n"  # tsh's ISO-8859-1
-    side = write_naspa_file(tmp_path / "r.txt", ["line 1", "line 2"], "anchor 3:abc")
+    assert written[0].read_bytes() == b"Caf\xe9, Cid 1600\nZoe, Zed 1500\n"  # tsh's ISO-8859-1
+    write_naspa_file(tmp_path / "r.txt", ["line 1", "line 2"])
+    side = write_anchor(tmp_path / "r.txt", "anchor 3:abc")
     assert (tmp_path / "r.txt").read_bytes() == b"line 1\nline 2\n"
     assert side == tmp_path / "r.txt.anchor"
     assert side.read_text(encoding="ascii") == "anchor 3:abc\n"
+
+
+def test_a_name_the_encoding_cannot_hold_is_refused_and_nothing_is_written(
+    tmp_path: Path,
+) -> None:
+    # a.t would encode; b.t's name would not: neither is written (never a '?' for the letter)
+    files = {"a.t": ["Caf\u00e9, Cid 1600 0; 50"], "b.t": ["Zo\u0107, Zed 1500 0; 50"]}
+    with pytest.raises(ResultsError, match=r"^b\.t: 'Zoć, Zed' has 'ć', which iso-8859-1"):
+        write_t_files(tmp_path / "out", files)
+    assert not (tmp_path / "out").exists()
+    written = write_t_files(tmp_path / "out", files, "utf-8")
+    assert written[1].read_text(encoding="utf-8") == "Zo\u0107, Zed 1500 0; 50\n"
