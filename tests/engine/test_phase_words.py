@@ -1,8 +1,8 @@
 """One phase-to-words mapping (``GameState.describe_phase``, its long form and the
 clock line's short form side by side, and ``game_over_words`` for a game over with
 its result): the report's readers word a table's phase the same from the typed
-report the page decodes as from the dict the console reads, and the clock's line
-says the short form."""
+report the page and the console read as from one as JSON gives it (read once into
+the struct), and the clock's line says the short form."""
 
 from __future__ import annotations
 
