@@ -11,26 +11,28 @@ not at its arrival, so the player is not charged for the outage
 (docs/clock-protocol.md, "Device time").
 
 **Samples that cannot be true.** Delays are never negative, so no honest sample lies
-below the true offset, and the estimate (the smallest sample) lies at or above it. A
-glitch taken in as the smallest sample would make every later press look late and
-move a turn's time to the opponent, so each sample is judged before it is kept:
+below the true offset. A glitch taken as the smallest sample would make every later
+press look late and move a turn's time to the opponent, so the estimate is built from
+samples that agree, and each new sample is judged against it:
 
-- *ahead*: its offset is more than :data:`IMPOSSIBLE_MS` below the estimate: the
-  device time is later than the table's clock allows (the message would have
-  arrived before it was sent);
-- *back*: its counter is more than :data:`IMPOSSIBLE_MS` behind the last sample
-  kept: the counter went back without a new session (a link delivers in order, and a
-  press held up on it was still made after the messages that arrived before it).
+- *agreement*: a sample counts towards the estimate only when another sample in the
+  window lies within :data:`IMPOSSIBLE_MS` of it (honest samples differ by their
+  delays, a few ms; a glitch stands alone). The first sample of a session cannot be
+  judged, nor can one sample vouch for itself: until two agree the offset is not
+  trusted and presses are stamped on arrival (:meth:`DeviceTime.read`). So a bad first
+  sample, or a first heartbeat held up on the broker, is simply outvoted.
+- *ahead*: a sample whose offset is more than :data:`IMPOSSIBLE_MS` below the estimate
+  says the device's time is later than the table's clock allows (the message would
+  have arrived before it was sent);
+- *back*: a sample whose counter is more than :data:`IMPOSSIBLE_MS` behind the last
+  sample kept: the counter went back without a new session (a link delivers in order,
+  and a press held up on it was still made after what arrived before it).
 
-Such a sample is left out of the offset and reported (:class:`Fault`): its press is
-stamped on arrival, as if the clock kept no time, and the table rules on it. The
-first sample of a session cannot be judged, and an estimate can itself be wrong (a
-first sample that was a glitch, or only delayed; a counter that really jumped). So
-the samples judged impossible are not thrown away blindly: when :data:`REANCHOR` of
-them in a row agree with each other (offsets within :data:`IMPOSSIBLE_MS`, counter
-going forward), the clock is consistent with itself and the estimate was the odd one
-out: the window starts over from them. A single glitch is outvoted; a bad first
-sample or a real jump costs at most ``REANCHOR`` presses stamped on arrival.
+An ahead or back sample is left out of the offset and reported (:class:`Fault`): its
+press is stamped on arrival, as if the clock kept no time, and the table rules on it.
+The estimate can itself be the odd one out (a counter that really jumped), so when
+:data:`REANCHOR` impossible samples in a row agree with each other, the window starts
+over from them: a real jump costs at most ``REANCHOR`` presses stamped on arrival.
 
 What this cannot catch: a counter glitch *behind* that stays after the last sample
 kept looks exactly like a press held up on the link; it is bounded by the limits
@@ -104,7 +106,7 @@ class DeviceTime:
     True
     >>> dt.sample(101_000, 1_000)  # a heartbeat: 1 ms on the way
     >>> dt.sample(102_003, 2_000)  # a slower one
-    >>> dt.table_time(3_000)  # the fastest sample sets the offset
+    >>> dt.table_time(3_000)  # the fastest of the samples that agree sets the offset
     103000
     >>> dt.read(104_000, 104_000)  # a press whose counter says 100 s later than it can be
     Reading(at=None, fault=Fault(kind='ahead', by_ms=100000))
@@ -112,8 +114,10 @@ class DeviceTime:
     104000
     >>> wrap = DeviceTime()
     >>> wrap.sample(10_000, 0xFFFF_FF00)  # 256 ms before the counter wraps
-    >>> wrap.table_time(100)  # 356 ms later, after the wrap
+    >>> wrap.table_time(100)  # 356 ms later, after the wrap (one sample: a guess)
     10356
+    >>> wrap.read(10_400, 100)  # one sample vouches for nothing: stamped on arrival
+    Reading(at=None, fault=None)
     >>> wrap.late_by(11_556, 100)  # arrived 1.2 s after the device's press
     1200
     """
@@ -145,9 +149,23 @@ class DeviceTime:
             delta -= _WRAP  # a little behind the last one (messages crossed)
         return self._last + delta
 
+    def _estimate(self) -> int | None:
+        """The smallest offset among the samples another one agrees with; None if none do."""
+        ordered = sorted(self._offsets)
+        agreed = [
+            o
+            for i, o in enumerate(ordered)
+            if (i > 0 and o - ordered[i - 1] <= IMPOSSIBLE_MS)
+            or (i + 1 < len(ordered) and ordered[i + 1] - o <= IMPOSSIBLE_MS)
+        ]
+        return agreed[0] if agreed else None
+
     def _judge(self, offset: int, value: int) -> Fault | None:
-        if self._offsets and offset < min(self._offsets) - IMPOSSIBLE_MS:
-            return Fault("ahead", min(self._offsets) - offset)
+        estimate = self._estimate()
+        if estimate is None:
+            return None  # nothing agreed yet: nothing to judge by
+        if offset < estimate - IMPOSSIBLE_MS:
+            return Fault("ahead", estimate - offset)
         if self._kept is not None and value < self._kept - IMPOSSIBLE_MS:
             return Fault("back", self._kept - value)
         return None
@@ -171,27 +189,31 @@ class DeviceTime:
                 self._suspects.clear()  # they disagree: start counting again from this one
         self._suspects.append((offset, value))
         if len(self._suspects) >= REANCHOR:
-            # The clock agrees with itself, not with the estimate: the estimate was
-            # the odd one out (a bad first sample, or a counter that really jumped).
+            # The clock agrees with itself, not with the estimate: its counter jumped.
             self._offsets.clear()
             self._offsets.extend(o for o, _ in self._suspects)
-            self._kept = max(v for _, v in self._suspects)
+            self._kept = self._suspects[-1][1]
             self._suspects.clear()
         return fault
 
     def read(self, table_ms: int, device_ms: int) -> Reading:
         """A press with ``device_ms`` arrived at ``table_ms``: its table time by the
-        device's clock (judged with the offset as it stood), then the sample is taken."""
-        at = self.table_time(device_ms)
+        device's clock (by the offset as it stood, if samples agree on it), then the
+        sample is taken."""
+        estimate = self._estimate()
         fault = self.sample(table_ms, device_ms)
-        return Reading(None if fault is not None else at, fault)
+        if fault is not None or estimate is None:
+            return Reading(None, fault)
+        return Reading(self._unwrap(device_ms) + estimate)
 
     def table_time(self, device_ms: int) -> int | None:
         """The table time of ``device_ms`` by the device's clock; None when no sample
-        is known yet in this session."""
+        is known yet in this session. With no two samples agreeing it is a guess from
+        the fastest (:meth:`read` does not stamp a press by it)."""
         if not self._offsets:
             return None
-        return self._unwrap(device_ms) + min(self._offsets)
+        estimate = self._estimate()
+        return self._unwrap(device_ms) + (min(self._offsets) if estimate is None else estimate)
 
     def late_by(self, table_ms: int, device_ms: int) -> int | None:
         """How much later than its device time a message arriving at ``table_ms`` is
