@@ -10,7 +10,8 @@ imports are absolute (a relative one is refused, so none goes unread), the packa
 above the floors re-exports nothing (``from firmware_bridge import X`` can only name a
 submodule, which is checked), a dotted name reached through ``import firmware_bridge``
 is checked like an import, and nothing is imported by name at run time
-(``importlib.import_module``, ``__import__``)."""
+(``importlib.import_module``, ``__import__``). The wire floor does no I/O: it imports
+no I/O module and calls no ``open``, ``print`` or ``input``."""
 
 from __future__ import annotations
 
@@ -57,6 +58,31 @@ OURS = frozenset(ALLOWED)
 ABOVE_FLOORS = frozenset(sub.rpartition(".")[0] for sub in FORBIDDEN_PREFIXES)
 """The packages whose subpackages have floors: their ``__init__`` imports nothing of
 ours, or ``from firmware_bridge import open_table`` would reach host from venue."""
+
+NO_IO = "firmware_bridge.wire"
+"""The protocol without I/O: bytes in, bytes and messages out (the hexdump file is the
+host's, :mod:`firmware_bridge.host.hexdump_file`)."""
+
+IO_MODULES = frozenset(
+    {
+        "aiomqtt",
+        "argparse",
+        "asyncio",
+        "datetime",
+        "io",
+        "os",
+        "pathlib",
+        "serial",
+        "serial_asyncio_fast",
+        "shutil",
+        "socket",
+        "sqlite3",
+        "subprocess",
+        "sys",
+        "time",
+    }
+)
+IO_CALLS = frozenset({"open", "print", "input"})
 
 DYNAMIC_IMPORTS = frozenset({"import_module", "__import__"})
 """Calls that import a module named by a string, out of the detector's sight."""
@@ -247,3 +273,36 @@ def test_the_detector_refuses_each_way_round_a_floor() -> None:
         "f.py:8: imports by name at run time: __import__()",
     ]
     assert violations("engine", "from engine.play import notation\n", "e.py") == []
+
+
+def io_uses(source: str, filename: str) -> list[str]:
+    """The I/O modules ``source`` imports and the I/O builtins it calls."""
+    out = [
+        f"{filename}:{line}: imports {name}"
+        for line, name, _ in imported_modules(source, filename)
+        if name.split(".")[0] in IO_MODULES
+    ]
+    for node in ast.walk(ast.parse(source, filename=filename)):
+        call = node.func if isinstance(node, ast.Call) else None
+        if isinstance(call, ast.Name) and call.id in IO_CALLS:
+            out.append(f"{filename}:{call.lineno}: calls {call.id}()")
+    return out
+
+
+WIRE = [(m, p) for m, p in modules() if m == NO_IO or m.startswith(NO_IO + ".")]
+
+
+@pytest.mark.parametrize(("module", "path"), WIRE, ids=[m for m, _ in WIRE])
+def test_the_wire_does_no_io(module: str, path: Path) -> None:
+    problems = io_uses(path.read_text(encoding="utf-8"), str(path.relative_to(REPO)))
+    assert not problems, "\n".join(problems)
+
+
+def test_the_io_detector_catches_each_kind() -> None:
+    source = "import time\nfrom pathlib import Path\nopen('x')\nprint(1)\nimport struct\n"
+    assert io_uses(source, "w.py") == [
+        "w.py:1: imports time",
+        "w.py:2: imports pathlib",
+        "w.py:3: calls open()",
+        "w.py:4: calls print()",
+    ]

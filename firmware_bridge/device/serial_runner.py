@@ -18,7 +18,7 @@ import serial
 import serial_asyncio_fast
 
 from firmware_bridge.device.firmware import ClockFirmware
-from firmware_bridge.wire.hexdump import HexDump
+from firmware_bridge.host.hexdump_file import HexDump
 
 __all__ = ["BACKOFF_MAX_S", "BACKOFF_MIN_S", "POLL_S", "run_fd", "run_serial"]
 

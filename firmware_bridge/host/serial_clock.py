@@ -45,7 +45,7 @@ from clock.device.interface import (
     TimesReported,
 )
 from clock.timeline import MonotonicTimeline, Timeline
-from firmware_bridge.wire.hexdump import HexDump
+from firmware_bridge.host.hexdump_file import HexDump
 from firmware_bridge.wire.link_layer import Link, LinkStats
 from firmware_bridge.wire.protocol import (
     MAX_TEXT,
