@@ -1,4 +1,4 @@
-"""Benchmark: what a director waits on in an event's log, against its physical floor.
+"""Benchmark: what a director waits on in an event's ledger, against its physical floor.
 
 ``python -m bench.event [--tables 50,200] [--appends N] [--refreshes N] [--repeat R] [--dir D]``
 
@@ -6,7 +6,7 @@ Three paths, each timed beside the floor of the same work in the same run, on th
 same disk (a temporary directory, or ``--dir``), the path and its floor in turn so
 that a disk busy for a while slows both:
 
-1. **An append** to the event's log (:meth:`clock.tournament.ledger.EventLedger.append`:
+1. **An append** to the event's ledger (:meth:`clock.tournament.ledger.EventLedger.append`:
    the write lock, catching up on other writers' records, the rules' check, the
    record and the head inserted, a ``synchronous=FULL`` commit in WAL). The records
    are a director's corrections of one round-1 result (with a reason), so every
@@ -23,7 +23,7 @@ that a disk busy for a while slows both:
    :class:`clock.log.eventlog.EventLog`): ``rackclock event results LOG FOLDER`` run
    in-process (the command's own code: each file's chain verified and its events
    decoded in one read-only pass, its games replayed under the rules and matched to
-   the round's pairing, the result appended), on a fresh copy of the event's log
+   the round's pairing, the result appended), on a fresh copy of the event's ledger
    each time (best of ``--repeat``).
    Floor: every row of every log read read-only and one SHA-256 over their bytes
    (what the chain check cannot skip), with one raw durable commit after each file
@@ -33,7 +33,7 @@ that a disk busy for a while slows both:
    ratio to the read and hash alone is printed too. Target: within **3x** the floor
    with the commits. The time is also split: reading the logs as the command does,
    replaying and matching the games, and the rest (the appends, the command).
-3. **The console's follow** of the event's log when nothing changed
+3. **The console's follow** of the event's ledger when nothing changed
    (:meth:`EventLedger.refresh`: SQLite's ``PRAGMA data_version``). Floor: the least
    query that looks at the file at all, one row read on an open read-only
    connection (the shared lock and the WAL index are the work). Target: within
@@ -133,7 +133,7 @@ def _corrections(ledger: EventLedger, n: int) -> list[Result]:
 
 class _RawPair:
     """The floor of an append: a bare WAL file with ``synchronous=FULL`` and two
-    connections to it, as the event's log has two writers."""
+    connections to it, as the event's ledger has two writers."""
 
     def __init__(self, path: Path) -> None:
         self._conns = [sqlite3.connect(path, isolation_level=None) for _ in range(2)]

@@ -7,7 +7,7 @@ after another. Each row's hash covers the previous row's hash, so an edit
 anywhere breaks the chain, and a one-row ``head`` table, updated in the same
 transaction as each append, gives away rows cut from the tail. The format
 (schema, pragmas, triggers, the hash byte by byte) is documented in
-docs/events.md, "The event log file".
+docs/events.md, "The game log file".
 
 Who may open a log, and how (docs/events.md, "Who opens a log"): the table's
 writer holds one read-write connection; every other reader opens it read-only
@@ -332,20 +332,20 @@ class EventLog:
         shown = _shown(path)
         where = Path(path)
         if where.is_dir():
-            raise LogError(f"{shown} is a folder; give an event log file (e.g. table.sqlite)")
+            raise LogError(f"{shown} is a folder; give a game log file (e.g. table.sqlite)")
         if mode == "rwc" and not where.exists() and not where.parent.is_dir():
             raise LogError(
                 f"cannot create {shown}: the folder {str(where.parent)!r} does not exist"
             )
         if where.is_file() and _looks_like_json_lines(where):
             raise LogError(
-                f"{shown} is a JSON Lines export, not an event log: import it first "
+                f"{shown} is a JSON Lines export, not a game log: import it first "
                 f"(rackclock log import {where} NEW.sqlite)"
             )
         try:
             conn, key = connect(path, mode)
         except sqlite3.Error as exc:
-            what = "cannot create" if mode == "rwc" else "no event log at"
+            what = "cannot create" if mode == "rwc" else "no game log at"
             raise LogError(f"{what} {shown}: {exc}") from exc
         try:
             _prepare(conn, shown, mode=mode, created=created)
@@ -374,7 +374,7 @@ class EventLog:
     @property
     def _db(self) -> sqlite3.Connection:
         if self._conn is None:
-            raise LogError(f"the event log {_shown(self.path)} is closed")
+            raise LogError(f"the game log {_shown(self.path)} is closed")
         return self._conn
 
     # --- writing -------------------------------------------------------------------------
@@ -391,7 +391,7 @@ class EventLog:
         """
         db = self._db
         if self.readonly:
-            raise LogError(f"the event log {_shown(self.path)} is open read-only")
+            raise LogError(f"the game log {_shown(self.path)} is open read-only")
         db.execute("BEGIN IMMEDIATE")
         try:
             if self._tail is None:
@@ -495,7 +495,7 @@ def _prepare(conn: sqlite3.Connection, shown: str, *, mode: str, created: str | 
         names = _table_names(conn)
         if not names:
             if mode != "rwc":
-                raise LogError(f"{shown} is not a rackclock event log (it is empty)")
+                raise LogError(f"{shown} is not a rackclock game log (it is empty)")
             # WAL is persistent and must be set outside a transaction.
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("BEGIN IMMEDIATE")
@@ -529,7 +529,7 @@ def _prepare(conn: sqlite3.Connection, shown: str, *, mode: str, created: str | 
                 f" seq {last_seq}, or their hashes differ; run verify"
             )
     except sqlite3.Error as exc:
-        raise LogError(f"{shown} is not a rackclock event log: {exc}") from exc
+        raise LogError(f"{shown} is not a rackclock game log: {exc}") from exc
 
 
 def _looks_like_json_lines(path: Path) -> bool:
@@ -568,16 +568,16 @@ def _check_format(conn: sqlite3.Connection, shown: str, names: set[str]) -> None
         if kind is not None and kind[0] == LEDGER_FORMAT:
             raise LogError(f"{shown} is an event's ledger; give a table's game log")
     if not {"meta", "events", "head"} <= names:
-        raise LogError(f"{shown} is not a rackclock event log (no meta, events and head tables)")
+        raise LogError(f"{shown} is not a rackclock game log (no meta, events and head tables)")
     meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
     if meta.get("format") != FORMAT:
         raise LogError(
-            f"{shown} is not a rackclock event log (format {meta.get('format')!r},"
+            f"{shown} is not a rackclock game log (format {meta.get('format')!r},"
             f" expected {FORMAT!r})"
         )
     if meta.get("version") != str(FORMAT_VERSION):
         raise LogError(
-            f"{shown} has event log format version {meta.get('version')!r};"
+            f"{shown} has game log format version {meta.get('version')!r};"
             f" this program reads version {FORMAT_VERSION}"
         )
 
@@ -585,7 +585,7 @@ def _check_format(conn: sqlite3.Connection, shown: str, names: set[str]) -> None
 def _read_head(conn: sqlite3.Connection) -> tuple[int, bytes]:
     row = conn.execute("SELECT count, hash FROM head WHERE id = 0").fetchone()
     if row is None:
-        raise LogError("the event log is damaged: its head row is missing; run verify")
+        raise LogError("the game log is damaged: its head row is missing; run verify")
     return int(row[0]), bytes(row[1])
 
 
@@ -631,7 +631,7 @@ def _verify_file(path: StrPath, kept: list[tuple[int, Event]] | None) -> VerifyR
     try:
         return _verify(conn, shown, kept)
     except sqlite3.Error as exc:
-        problem = (0, f"{shown} is not a readable rackclock event log: {exc}")
+        problem = (0, f"{shown} is not a readable rackclock game log: {exc}")
         return VerifyResult(ok=False, count=0, head_hash="", problems=(problem,))
     finally:
         disconnect(conn, key)

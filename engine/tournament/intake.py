@@ -1,7 +1,7 @@
 """Results from the tables: a finished, signed game becomes the event's result.
 
 A game its table's assignment started names its event (its name and identity,
-the digest of the event log's first record): a game of another event is refused,
+the digest of the event's ledger's first record): a game of another event is refused,
 whoever plays it. A game's players are found in its division by name, its round and division
 from the game's own ``game_started`` (set from the table's assignment) or from
 the director, and the pairing must exist; the scores are turned to the

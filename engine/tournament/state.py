@@ -232,7 +232,7 @@ class EventState:
             TournamentError: It does not fit the event as it stands.
         """
         if isinstance(record, Created):
-            raise TournamentError("the event's log already has its event file")
+            raise TournamentError("the event's ledger already has its event file")
         div = self.division(record.division)
         if isinstance(record, Entered):
             div.players.append(_check_entered(div, record))
@@ -389,5 +389,5 @@ def replay(records: Iterable[Record]) -> EventState:
         except TournamentError as exc:
             raise type(exc)(f"record {n}: {exc}") from exc
     if state is None:
-        raise TournamentError("the event's log is empty")
+        raise TournamentError("the event's ledger is empty")
     return state

@@ -31,7 +31,7 @@ def register(sub: Any) -> None:
         type=Path,
         metavar="FILE",
         help=(
-            "event logs (SQLite or JSON Lines), or folders of them (e.g. the venue archive); "
+            "game logs (SQLite or JSON Lines), or folders of them (e.g. the venue archive); "
             "rulings go into a log no running table holds (a running table is ruled "
             "over --broker)"
         ),

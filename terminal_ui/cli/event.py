@@ -275,7 +275,7 @@ def _show(args: argparse.Namespace) -> int:
                     print(f"  round {rnd} ({paired.system}): {left} game(s) without a result")
                     for line in pairing_lines(st, div, rnd):
                         print(line)
-            print(f"anchor {ledger.anchor} (event verify LOG --anchor {ledger.anchor})")
+            print(f"anchor {ledger.anchor} (event verify LEDGER --anchor {ledger.anchor})")
         return 0
 
     return _guard(args, run)
@@ -332,7 +332,7 @@ def _pair(args: argparse.Namespace) -> int:
                 print(f"division {div.spec.name} round {rnd}:")
                 for line in pairing_lines(ledger.state, div, rnd):
                     print(line)
-            print(f"anchor {ledger.anchor} (keep it: event verify LOG --anchor {ledger.anchor})")
+            print(f"anchor {ledger.anchor} (keep it: event verify LEDGER --anchor {ledger.anchor})")
         return 0
 
     return _guard(args, run)

@@ -32,7 +32,7 @@ def register(sub: Any) -> None:
         description="One record per game; a log holding several games needs -o FILE "
         "(written FILE-1.gcg, FILE-2.gcg...).",
     )
-    gcg.add_argument("log", metavar="LOG", help="an event log (.sqlite) or JSON Lines file")
+    gcg.add_argument("log", metavar="LOG", help="a game log (.sqlite) or JSON Lines file")
     gcg.add_argument("-o", "--output", type=Path, metavar="FILE", help="default: stdout")
     gcg.set_defaults(handler=run_gcg)
     for name, what, out in (
@@ -40,7 +40,7 @@ def register(sub: Any) -> None:
         ("tsh", "tsh .t files, one per division (a.t, b.t...)", "DIR"),
     ):
         res = esub.add_parser(name, help=what, description=what)
-        res.add_argument("logs", nargs="+", metavar="LOG", help="the event's logs")
+        res.add_argument("logs", nargs="+", metavar="LOG", help="the tables' game logs")
         res.add_argument(
             "-o",
             "--output",

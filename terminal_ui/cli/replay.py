@@ -35,7 +35,7 @@ def register(sub: Any) -> None:
             "Times are game time: since the game started."
         ),
     )
-    cmd.add_argument("file", metavar="FILE", help="an event log (.sqlite) or JSON Lines file")
+    cmd.add_argument("file", metavar="FILE", help="a game log (.sqlite) or JSON Lines file")
     # Plain strings, checked in run(): a malformed value is one line and exit 2, as
     # the other commands' own checks (event, director, serve), not argparse's usage block.
     cmd.add_argument(

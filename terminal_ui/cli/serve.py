@@ -34,7 +34,7 @@ def register(sub: Any) -> None:
         help="rule variant name or TOML file of a new game (or from --assignment; "
         "default: an existing log's own, its last game's)",
     )
-    cmd.add_argument("--log", required=True, type=Path, help="SQLite event log (created if new)")
+    cmd.add_argument("--log", required=True, type=Path, help="SQLite game log (created if new)")
     add_clock(cmd)
     cmd.add_argument(
         "--players", type=players, default="Player 1,Player 2", help="two names, comma-separated"

@@ -24,7 +24,7 @@ def register(sub: Any) -> None:
         ),
     )
     cmd.add_argument("--variant", default="nzasp", help="rule variant (default nzasp)")
-    cmd.add_argument("--log", type=Path, help="event log to write or resume")
+    cmd.add_argument("--log", type=Path, help="game log to write or resume")
     cmd.add_argument(
         "--players", type=players, default="Player 1,Player 2", help="two names, comma-separated"
     )

@@ -5,7 +5,7 @@ with its configuration and persistence in the data folder; with one, it uses
 that broker. It prints how tables, clocks and directors connect, then runs the
 hub (:mod:`firmware_bridge.venue.hub`), which archives every table under
 ``<data>/archive/<venue>/``: the latest state (``<table>.json``) whenever one
-arrives, and the whole event log
+arrives, and the whole game log
 (``<table>.jsonl``, fetched with the director command ``get_log``) whenever a
 finished game's state changes, so results can be exported after the tables are
 gone (``rackclock director --log <data>/archive``). It runs until ctrl+c, then
@@ -34,7 +34,7 @@ def register(sub: Any) -> None:
         description=(
             "Starts the venue's MQTT broker (a managed mosquitto; or uses --broker), prints "
             "how tables and directors connect, and archives each table's state and, at the "
-            "end of each game, its event log under the data folder. Runs until ctrl+c."
+            "end of each game, its game log under the data folder. Runs until ctrl+c."
         ),
     )
     cmd.add_argument("--broker", metavar="URL", help="use this broker instead of starting one")

@@ -395,7 +395,7 @@ def test_verify_non_log_sqlite_file(tmp_path: Path) -> None:
     result = verify(path)
     assert not result.ok
     assert [seq for seq, _ in result.problems] == [0]
-    assert "not a rackclock event log" in result.problems[0][1]
+    assert "not a rackclock game log" in result.problems[0][1]
 
 
 def test_verify_garbage_file(tmp_path: Path) -> None:
@@ -422,7 +422,7 @@ def test_open_non_log_sqlite_raises(tmp_path: Path) -> None:
     conn.execute("CREATE TABLE scores (player TEXT, score INTEGER)")
     conn.commit()
     conn.close()
-    with pytest.raises(LogError, match="not a rackclock event log") as info:
+    with pytest.raises(LogError, match="not a rackclock game log") as info:
         EventLog.open(path)
     assert repr(str(path)) in str(info.value)
     assert isinstance(info.value, EngineError)
@@ -435,7 +435,7 @@ def test_open_non_log_sqlite_raises(tmp_path: Path) -> None:
 def test_open_garbage_file_raises(tmp_path: Path) -> None:
     path = tmp_path / "garbage.db"
     path.write_bytes(b"\x00\x01 definitely not SQLite " * 100)
-    with pytest.raises(LogError, match="not a rackclock event log") as info:
+    with pytest.raises(LogError, match="not a rackclock game log") as info:
         EventLog.open(path)
     assert repr(str(path)) in str(info.value)
 
@@ -452,7 +452,7 @@ def test_open_unknown_version_raises(tmp_path: Path) -> None:
 
 def test_open_missing_without_create_raises(tmp_path: Path) -> None:
     path = tmp_path / "nowhere.db"
-    with pytest.raises(LogError, match="no event log at"):
+    with pytest.raises(LogError, match="no game log at"):
         EventLog.open(path, create=False)
     assert not path.exists()
 

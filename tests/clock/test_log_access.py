@@ -123,7 +123,7 @@ def test_peek_never_opens_a_log_this_process_holds(tmp_path: Path) -> None:
 
 def test_a_read_only_log_refuses_to_append_and_creates_nothing(tmp_path: Path) -> None:
     path = tmp_path / "t.sqlite"
-    with pytest.raises(LogError, match="no event log at"):
+    with pytest.raises(LogError, match="no game log at"):
         EventLog.open_readonly(path)
     assert not path.exists()
     assert not held(path)  # a failed open holds nothing

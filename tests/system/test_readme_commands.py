@@ -213,4 +213,4 @@ def test_event_withdraw_then_pair(tmp_path: Path) -> None:
     paired = succeeded("event", "pair", event)
     assert "bye:" in paired
     assert "Dee" not in paired
-    assert "event verify LOG --anchor" in paired
+    assert "event verify LEDGER --anchor" in paired

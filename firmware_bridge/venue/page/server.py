@@ -157,9 +157,9 @@ class VenuePage:
     ) -> None:
         self.model = VenueModel(venue)
         self.event_path = event
-        """The event's log (the director's), followed for the standings."""
+        """The event's ledger (the director's), followed for the standings."""
         self._ledger: EventLedger | None = None
-        """The event's log, open read-only while the page runs (None until it opens)."""
+        """The event's ledger, open read-only while the page runs (None until it opens)."""
         self.session = MqttSession(
             broker,
             identifier=client_id("viewer", venue, "page"),
@@ -203,7 +203,7 @@ class VenuePage:
                 self._ledger.close()
 
     async def _follow(self) -> None:
-        """Once a second: reread the event's log if it changed, push the standings if
+        """Once a second: reread the event's ledger if it changed, push the standings if
         anything changed (however many tables moved meanwhile)."""
         while True:
             if self.event_path is not None:
@@ -213,7 +213,7 @@ class VenuePage:
             await asyncio.sleep(1.0)
 
     async def _reread(self) -> None:
-        """Take what the director's tools appended to the event's log: its connection
+        """Take what the director's tools appended to the event's ledger: its connection
         stays open read-only, and SQLite's ``data_version`` says whether anyone
         committed (the WAL's commits leave the main file's mtime alone)."""
         assert self.event_path is not None
