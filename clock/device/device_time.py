@@ -30,9 +30,13 @@ samples that agree, and each new sample is judged against it:
 
 An ahead or back sample is left out of the offset and reported (:class:`Fault`): its
 press is stamped on arrival, as if the clock kept no time, and the table rules on it.
-The estimate can itself be the odd one out (a counter that really jumped), so when
-:data:`REANCHOR` impossible samples in a row agree with each other, the window starts
-over from them: a real jump costs at most ``REANCHOR`` presses stamped on arrival.
+After a counter went back the clock is in doubt until a sample agrees with the
+estimate again (within :data:`IMPOSSIBLE_MS`): meanwhile a sample that looks late by
+more than that is taken for the same fault (a counter that went back keeps looking
+late once it has passed the last sample kept), not for a press held up on the link. The estimate can
+itself be the odd one out (a counter that really jumped), so when :data:`REANCHOR`
+faulty samples in a row agree with each other, the window starts over from them: a
+real jump costs at most ``REANCHOR`` presses stamped on arrival.
 
 What this cannot catch: a counter glitch *behind* that stays after the last sample
 kept looks exactly like a press held up on the link; it is bounded by the limits
@@ -85,7 +89,8 @@ class Fault(msgspec.Struct, frozen=True):
     """``ahead``: the device time is later than the table's clock allows; ``back``:
     the counter went back since the last sample kept."""
     by_ms: int
-    """By how much (positive)."""
+    """How far from the table's time (by the offset) the device time is: ahead of it,
+    or behind it (positive either way)."""
 
 
 class Reading(msgspec.Struct, frozen=True):
@@ -128,6 +133,7 @@ class DeviceTime:
         self._last_raw: int | None = None
         self._last: int = 0
         self._kept: int | None = None  # the unwrapped counter of the last sample kept
+        self._went_back = False  # the last sample's counter went back: in doubt
         self.rejected = 0
         """Samples left out of the offset so far (all sessions)."""
 
@@ -138,6 +144,7 @@ class DeviceTime:
         self._suspects.clear()
         self._last_raw = None
         self._kept = None
+        self._went_back = False
 
     def _unwrap(self, raw: int) -> int:
         """``raw`` on a line that does not wrap, near the last counter value seen."""
@@ -167,7 +174,9 @@ class DeviceTime:
         if offset < estimate - IMPOSSIBLE_MS:
             return Fault("ahead", estimate - offset)
         if self._kept is not None and value < self._kept - IMPOSSIBLE_MS:
-            return Fault("back", self._kept - value)
+            return Fault("back", offset - estimate)
+        if self._went_back and offset > estimate + IMPOSSIBLE_MS:
+            return Fault("back", offset - estimate)  # in doubt: still as far back
         return None
 
     def sample(self, table_ms: int, device_ms: int) -> Fault | None:
@@ -177,6 +186,7 @@ class DeviceTime:
         self._last_raw, self._last = device_ms & (_WRAP - 1), value
         offset = table_ms - value
         fault = self._judge(offset, value)
+        self._went_back = fault is not None and fault.kind == "back"
         if fault is None:
             self._suspects.clear()
             self._offsets.append(offset)
@@ -194,6 +204,7 @@ class DeviceTime:
             self._offsets.extend(o for o, _ in self._suspects)
             self._kept = self._suspects[-1][1]
             self._suspects.clear()
+            self._went_back = False
         return fault
 
     def read(self, table_ms: int, device_ms: int) -> Reading:

@@ -318,7 +318,7 @@ def _device_fault(state: GameState, ev: ClockPressed, t: int) -> GameState:
     what = (
         f"device time {by:.1f} s ahead of the table's"
         if ev.device_fault == "ahead"
-        else f"device counter {by:.1f} s behind its last message, without a new session"
+        else f"device time {by:.1f} s behind the table's (its counter went back)"
     )
     text = (
         f"the clock at {state.players[ev.player]}'s press: {what}: "
