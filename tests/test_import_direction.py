@@ -11,7 +11,8 @@ above the floors re-exports nothing (``from firmware_bridge import X`` can only 
 submodule, which is checked), a dotted name reached through ``import firmware_bridge``
 is checked like an import, and nothing is imported by name at run time
 (``importlib.import_module``, ``__import__``). The wire floor does no I/O: it imports
-no I/O module and calls no ``open``, ``print`` or ``input``."""
+no I/O module and calls no ``open``, ``print`` or ``input``. Tests and benchmarks import
+no private name: what they share is public, under ``tests/support/``."""
 
 from __future__ import annotations
 
@@ -305,4 +306,38 @@ def test_the_io_detector_catches_each_kind() -> None:
         "w.py:2: imports pathlib",
         "w.py:3: calls open()",
         "w.py:4: calls print()",
+    ]
+
+
+def private_imports(source: str, filename: str) -> list[str]:
+    """Each private name (``_rows``) ``source`` imports from a module of ours or of the
+    tests': what tests share lives under ``tests/support/`` with public names."""
+    return [
+        f"{filename}:{line}: imports private {name}"
+        for line, module, what in imported_modules(source, filename)
+        if module.split(".")[0] in {*OURS, "tests", "bench"}
+        for name in what[1:]
+        if name.rpartition(".")[2].startswith("_")
+    ]
+
+
+SHARED = sorted(p for folder in ("tests", "bench") for p in (REPO / folder).rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", SHARED, ids=[str(p.relative_to(REPO)) for p in SHARED])
+def test_no_test_imports_a_private_name(path: Path) -> None:
+    problems = private_imports(path.read_text(encoding="utf-8"), str(path.relative_to(REPO)))
+    assert not problems, "\n".join(problems)
+
+
+def test_the_private_import_detector() -> None:
+    source = (
+        "from tests.system.test_kill9 import RACKCLOCK, _rows\n"
+        "from clock.table.service import _program\n"
+        "from textual._context import active_app\n"
+        "from os import _exit\n"
+    )
+    assert private_imports(source, "t.py") == [
+        "t.py:1: imports private tests.system.test_kill9._rows",
+        "t.py:2: imports private clock.table.service._program",
     ]
