@@ -7,7 +7,6 @@ stays on screen (its players and scores) but is not shown healthy and live."""
 from __future__ import annotations
 
 import json
-import time
 from dataclasses import dataclass
 
 import pytest
@@ -19,6 +18,8 @@ from firmware_bridge.venue.table_document import STALE_GRACE_MS
 from terminal_ui.director.rows import Flag, snapshot_row
 
 T1 = TableTopics("club", "t1")
+NOW_MS = 1_790_000_000_000
+"""The fake wall clock's time: every payload is published and read at it."""
 
 
 def live(late_ms: int = 0, scores: tuple[int, int] = (30, 12)) -> bytes:
@@ -26,7 +27,7 @@ def live(late_ms: int = 0, scores: tuple[int, int] = (30, 12)) -> bytes:
     clock = {"remaining_ms": 600_000, "running": False}
     doc = {
         "seq": 3,
-        "published_at_ms": time.time_ns() // 1_000_000 - late_ms,
+        "published_at_ms": NOW_MS - late_ms,
         "expires_s": 60,
         "state": {
             "players": ["Ann", "Ben"],
@@ -65,13 +66,13 @@ CASES = [
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_the_page_and_the_console_agree(case: Case) -> None:
-    model = VenueModel("club")
+    model = VenueModel("club", wall_ms=lambda: NOW_MS)
     snap = TableSnapshot(T1, online=True)
     model.take(T1.status, b"online")
     for payload in case.payloads:
         model.take(T1.live, payload)
-        snap.take(payload, time.time_ns() // 1_000_000)
-    now = time.time_ns() // 1_000_000
+        snap.take(payload, NOW_MS)
+    now = NOW_MS
 
     card = model.summary("t1")
     assert (card["status"], card["online"]) == (

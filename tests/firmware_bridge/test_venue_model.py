@@ -4,18 +4,19 @@ behind is dropped (its page reconnects and starts from the whole venue)."""
 from __future__ import annotations
 
 import json
-import time
 
 from firmware_bridge.mqtt.topics import TableTopics
 from firmware_bridge.venue.page.model import VenueModel
 
 T1 = TableTopics("club", "t1")
+NOW_MS = 1_790_000_000_000
+"""The fake wall clock: documents are published and read at it."""
 
 
 def live(seq: int) -> bytes:
     doc = {
         "seq": seq,
-        "published_at_ms": time.time_ns() // 1_000_000,
+        "published_at_ms": NOW_MS,
         "expires_s": 60,
         "state": {"players": ["Ann", "Ben"], "scores": [seq, 0], "clocks": []},
     }
@@ -23,7 +24,7 @@ def live(seq: int) -> bytes:
 
 
 def test_changes_reach_the_browsers_and_other_venues_do_not() -> None:
-    model = VenueModel("club")
+    model = VenueModel("club", wall_ms=lambda: NOW_MS)
     queue = model.watch()
     model.take(T1.status, b"online")
     model.take(T1.live, live(1))
@@ -36,7 +37,7 @@ def test_changes_reach_the_browsers_and_other_venues_do_not() -> None:
 
 
 def test_a_browser_that_falls_behind_is_dropped() -> None:
-    model = VenueModel("club")
+    model = VenueModel("club", wall_ms=lambda: NOW_MS)
     slow = model.watch()
     for seq in range(1, 1002):
         model.take(T1.live, live(seq))
@@ -54,7 +55,7 @@ def test_the_page_and_the_director_judge_staleness_alike() -> None:
     from firmware_bridge.venue.table_document import STALE_GRACE_MS, BadDocument, read_live
 
     for late_ms, stale in ((60_000 + STALE_GRACE_MS - 500, False), (62_000, True)):
-        now = time.time_ns() // 1_000_000
+        now = NOW_MS
         doc = {
             "seq": 1,
             "published_at_ms": now - late_ms,
@@ -62,7 +63,7 @@ def test_the_page_and_the_director_judge_staleness_alike() -> None:
             "state": {"players": ["Ann", "Ben"]},
         }
         payload = json.dumps(doc).encode()
-        model = VenueModel("club")
+        model = VenueModel("club", wall_ms=lambda: NOW_MS)
         model.take(T1.status, b"online")
         model.take(T1.live, payload)
         card = model.summary("t1")
@@ -70,4 +71,4 @@ def test_the_page_and_the_director_judge_staleness_alike() -> None:
         assert not isinstance(live, BadDocument)
         snap = TableSnapshot(T1, doc=doc, received_wall_ms=now, live=live)
         assert (card["status"] == "stale", card["online"]) == (stale, not stale)
-        assert snap.stale(time.time_ns() // 1_000_000) is stale
+        assert snap.stale(now) is stale

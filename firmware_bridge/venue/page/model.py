@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -31,9 +32,12 @@ __all__ = ["VenueModel", "table_topics"]
 class VenueModel:
     """Every table of one venue, as the page needs it."""
 
-    def __init__(self, venue: str) -> None:
+    def __init__(self, venue: str, *, wall_ms: Callable[[], int] | None = None) -> None:
         self.venue = venue
         """The venue shown."""
+        self.wall_ms: Callable[[], int] = wall_ms or _wall_ms
+        """This machine's wall clock in ms: a document's age is judged against its
+        ``published_at_ms`` (the table's wall clock). Tests pass a fake."""
         self.live: dict[str, HeldDocument] = {}
         """Table -> its live document as held (the last good one, and whether it is
         stale: the director's console's rule too)."""
@@ -66,7 +70,7 @@ class VenueModel:
         elif suffix == "live":
             # empty: removed (a clean stop); one that does not read: the last good one
             # is kept and the table is stale (HeldDocument, the console's rule too)
-            self.live.setdefault(name, HeldDocument()).take(payload, time.time_ns() // 1_000_000)
+            self.live.setdefault(name, HeldDocument()).take(payload, self.wall_ms())
         elif suffix == "state":
             snap = read_snapshot(payload) if payload else None
             if snap is None or isinstance(snap, BadDocument):
@@ -95,7 +99,7 @@ class VenueModel:
         """One table for the page: players, scores, clocks, phase, online, assignment."""
         held = self.live.get(name, HeldDocument())
         rep = held.live.state if held.live is not None else None
-        now = time.time_ns() // 1_000_000
+        now = self.wall_ms()
         # the one rule the director's console follows too (HeldDocument.stale): no
         # document, a removed one or garbage since is stale, as one past its expiry
         stale = held.stale(now)
@@ -211,6 +215,10 @@ class VenueModel:
                 self._watchers.discard(queue)
                 continue
             queue.put_nowait(doc)
+
+
+def _wall_ms() -> int:
+    return time.time_ns() // 1_000_000
 
 
 def _rows(div: DivisionState, table: list[Standing]) -> list[dict[str, Any]]:
