@@ -9,7 +9,9 @@ import random
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
+import aiomqtt
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -25,6 +27,8 @@ from clock.device.interface import SidePressed
 from clock.table.service import TableService
 from clock.timeline import FakeTimeline
 from engine.events import ClockPressed, GameStarted, Neutralized, Resumed
+from firmware_bridge.host.mqtt_clock import MqttClock
+from firmware_bridge.mqtt.connection import parse_url
 from tests.clock.test_service import ScriptedDevice, logged
 from tests.helpers import settle
 
@@ -271,7 +275,7 @@ async def play(messages: list[Message], path: Path) -> list[tuple[Message, Clock
     derandomize=True,
     database=None,
     deadline=None,
-    max_examples=60,
+    max_examples=150,
     suppress_health_check=[HealthCheck.too_slow],
 )
 @given(st.integers(0, 2**32), st.integers(4, 24))
@@ -289,3 +293,27 @@ def test_no_press_moves_time_between_the_players(seed: int, presses: int) -> Non
         charged, truth = e.t - before, m.sent - true_before
         assert abs(charged - truth) <= TOLERANCE_MS, (m, e, charged, truth)
         before, true_before = e.t, m.sent
+
+
+# --- HELLO and the offset (docs/clock-protocol.md, "Sessions") ---------------------------
+
+
+def test_a_hello_in_the_same_session_keeps_the_offset_and_a_new_session_forgets_it() -> None:
+    tl = FakeTimeline(100_000)
+    clock = MqttClock(parse_url("mqtt://127.0.0.1:1/club/t1"), timeline=tl)  # never started
+    no_message = cast("aiomqtt.Message", None)  # HELLO and HEARTBEAT are not acknowledged
+
+    def hear(doc: str) -> None:
+        clock._on_event(doc.encode(), no_message)
+
+    hello = (
+        '{"v":1,"type":"hello","seq":%d,"device_id":"c","capabilities":0,"version":1,"session":%d}'
+    )
+    hear(hello % (1, 7))
+    hear('{"v":1,"type":"heartbeat","seq":2,"device_ms":0}')
+    tl.set(101_000)
+    hear('{"v":1,"type":"heartbeat","seq":3,"device_ms":1000}')
+    hear(hello % (4, 7))  # it reconnected: the same session, the same counter
+    assert clock.device_time.table_time(5_000) == 105_000
+    hear(hello % (1, 8))  # it restarted: its counter may count from 0 again
+    assert clock.device_time.table_time(5_000) is None
