@@ -21,7 +21,7 @@ __all__ = ["RawCommit", "floor_figures"]
 
 
 class RawCommit:
-    """A bare SQLite file with the event log's durability settings."""
+    """A bare SQLite file with the game log's durability settings."""
 
     def __init__(self, path: Path) -> None:
         self._db = sqlite3.connect(path, isolation_level=None)

@@ -3,7 +3,7 @@
 ``python -m bench.press [--presses N]``
 
 In-process, as ``rackclock serve`` runs a table: a :class:`clock.table.service.TableService`
-with a real SQLite event log on disk (a temporary directory; WAL and
+with a real SQLite game log on disk (a temporary directory; WAL and
 ``synchronous=FULL``, as :class:`clock.log.eventlog.EventLog` sets them) and an
 :class:`clock.device.emulated.EmulatedClock` as the device. An nzasp game in scoresheet
 mode, so presses alternate without plays. Each press is timed from just before

@@ -1,4 +1,4 @@
-"""Benchmark: how fast event logs are replayed into game state.
+"""Benchmark: how fast game logs are replayed into game state.
 
 ``python -m bench.replay [--events N] [--variant V] [--repeat R] [--profile]``
 

@@ -1,2 +1,2 @@
-"""The table's files: the append-only, hash-chained event log, reading logs (SQLite or JSON
+"""The table's files: the append-only, hash-chained game log, reading logs (SQLite or JSON
 Lines), and the liveness sidecar."""

@@ -1,4 +1,4 @@
-"""The table's event log: append-only, hash-chained, one SQLite file per table.
+"""The table's game log: append-only, hash-chained, one SQLite file per table.
 
 Every event the table accepts is appended here and committed (fsync) before
 anything acknowledges it; a refused command may be kept too, for forensics,
@@ -63,7 +63,7 @@ __all__ = [
 ]
 
 FORMAT = "rackclock-eventlog"
-"""The ``meta`` table's ``format`` value: what marks a file as an event log."""
+"""The ``meta`` table's ``format`` value: what marks a file as a game log."""
 LEDGER_FORMAT = "rackclock-event"
 """The ``format`` an event's ledger (:mod:`clock.tournament.ledger`) writes: a file of
 the other kind is named for what it is, in either reader's refusal."""
@@ -123,7 +123,7 @@ BEGIN SELECT RAISE(ABORT, '{_APPEND_ONLY}'); END""",
 
 
 class LogError(EngineError):
-    """The file is not an event log, has an unknown format version, or is damaged."""
+    """The file is not a game log, has an unknown format version, or is damaged."""
 
 
 class LogRecord(msgspec.Struct, frozen=True, kw_only=True):
@@ -247,7 +247,7 @@ def peek(path: StrPath, size: int) -> bytes | None:
 def connect(path: StrPath, mode: str) -> tuple[sqlite3.Connection, str]:
     """A connection to ``path`` in SQLite URI ``mode`` ("ro", "rw", "rwc"), counted as
     held until :func:`disconnect`; and the key to release it by. The one way this
-    project opens a SQLite file of its own (a table's log, the event's log), so that
+    project opens a SQLite file of its own (a table's game log, the event's ledger), so that
     :func:`peek` never reads a file a connection of this process holds.
 
     Raises:
@@ -279,7 +279,7 @@ def _release(key: str) -> None:
 
 
 class EventLog:
-    """One table's event log, open for reading and appending.
+    """One table's game log, open for reading and appending.
 
     Use one :class:`EventLog` per file as the single writer; it may be handed
     between threads but must not be used by two at once. Every other reader uses
@@ -310,7 +310,7 @@ class EventLog:
         file (outside the hash chain); by default SQLite's own UTC time is used.
 
         Raises:
-            LogError: the file is missing (``create=False``), is not an event log,
+            LogError: the file is missing (``create=False``), is not a game log,
                 has an unknown format version, or its head does not match its last row.
         """
         return cls._open(path, "rwc" if create else "rw", created=created)
@@ -322,7 +322,7 @@ class EventLog:
         never checkpoints the WAL nor removes it, so a running table loses nothing.
 
         Raises:
-            LogError: the file is missing, is not an event log, has an unknown format
+            LogError: the file is missing, is not a game log, has an unknown format
                 version, or its head does not match its last row.
         """
         return cls._open(path, "ro", created=None)
@@ -562,7 +562,7 @@ def _create_schema(conn: sqlite3.Connection, created: str | None) -> None:
 
 
 def _check_format(conn: sqlite3.Connection, shown: str, names: set[str]) -> None:
-    """Raise LogError unless the file says it is an event log of a known version."""
+    """Raise LogError unless the file says it is a game log of a known version."""
     if "meta" in names and "events" not in names:
         kind = conn.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
         if kind is not None and kind[0] == LEDGER_FORMAT:
@@ -781,7 +781,7 @@ def export_jsonl(path: StrPath, out: TextIO, *, include_refused: bool = False) -
     table may be writing it.
 
     Raises:
-        LogError: ``path`` is not a sound event log.
+        LogError: ``path`` is not a sound game log.
     """
     n = 0
     with EventLog.open_readonly(path) as log:
@@ -807,7 +807,7 @@ def import_jsonl(lines: Iterable[str], path: StrPath) -> ImportResult:
     as a refused row with its ``reason`` and ``rule``.
 
     Raises:
-        LogError: ``path`` is an existing non-empty log, or not an event log.
+        LogError: ``path`` is an existing non-empty log, or not a game log.
     """
     errors: list[tuple[int, str]] = []
     with EventLog.open(path, create=True) as log:

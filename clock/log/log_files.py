@@ -1,4 +1,4 @@
-"""Reading a table's log from disk: a SQLite event log, or a JSON Lines export of one.
+"""Reading a table's log from disk: a SQLite game log, or a JSON Lines export of one.
 
 Every program that reads a log file (``rackclock replay``, the director's console,
 the exports) reads it here, so each sees the same events and the variant files
@@ -26,7 +26,7 @@ __all__ = [
 ]
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
-"""The first bytes of every SQLite file (an event log); anything else is read as JSON Lines."""
+"""The first bytes of every SQLite file (a game log); anything else is read as JSON Lines."""
 
 LOG_SUFFIXES = (".sqlite", ".jsonl")
 """The names of the files a folder's logs are found by."""
@@ -52,7 +52,7 @@ def log_files(paths: list[Path]) -> list[Path]:
 
 
 def is_sqlite(path: Path) -> bool:
-    """Whether ``path`` is a SQLite file (an event log) rather than JSON Lines.
+    """Whether ``path`` is a SQLite file (a game log) rather than JSON Lines.
 
     A file a connection of this process holds open is a log, and is not read.
 
@@ -64,12 +64,12 @@ def is_sqlite(path: Path) -> bool:
 
 
 def load_log(path: Path) -> tuple[list[tuple[int, Event]], list[Rejected]]:
-    """Read events from a SQLite event log or a JSON Lines file, and the variant
+    """Read events from a SQLite game log or a JSON Lines file, and the variant
     files its games name (so that replaying them resolves those names).
 
     Raises:
         OSError: The file cannot be read.
-        engine.errors.EngineError: A SQLite file that is not an event log.
+        engine.errors.EngineError: A SQLite file that is not a game log.
     """
     events, bad, _ = load_log_with_refused(path)
     return events, bad
@@ -83,7 +83,7 @@ def load_log_with_refused(
 
     Raises:
         OSError: The file cannot be read.
-        engine.errors.EngineError: A SQLite file that is not an event log.
+        engine.errors.EngineError: A SQLite file that is not a game log.
     """
     if is_sqlite(path):
         with EventLog.open_readonly(path) as log:

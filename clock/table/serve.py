@@ -52,7 +52,7 @@ def logged_variant(log: Path) -> str | None:
 
     Raises:
         OSError: The file cannot be read.
-        engine.errors.EngineError: It is not an event log.
+        engine.errors.EngineError: It is not a game log.
     """
     if not log.exists():
         return None

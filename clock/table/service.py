@@ -232,7 +232,7 @@ class TableService:
         writer: str | None = None,
     ) -> None:
         self.log_path = Path(log_path)
-        """The SQLite event log."""
+        """The SQLite game log."""
         self.timeline: Timeline = timeline or MonotonicTimeline()
         """Where stamps come from."""
         self.device = device

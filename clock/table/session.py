@@ -74,7 +74,7 @@ class TableSpec:
     """What a table is asked to be."""
 
     log: Path
-    """The table's SQLite event log (created if new, resumed if not)."""
+    """The table's SQLite game log (created if new, resumed if not)."""
     variant: str
     """The rule variant of a new game: a bundled name or a TOML file."""
     players: tuple[str, str] = ("Player 1", "Player 2")

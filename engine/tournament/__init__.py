@@ -1,2 +1,2 @@
 """The tournament: divisions, pairings from the NASPA directors' manuals, results
-and standings. Pure: the event's log is read and written by :mod:`clock.tournament`."""
+and standings. Pure: the event's ledger is read and written by :mod:`clock.tournament`."""

@@ -2,7 +2,7 @@
 Formats"), written by :func:`engine.exports.results.naspa_lines`, the writer of
 ``rackclock export naspa``.
 
-Each result of the event's log becomes one game: who won is the record's (a
+Each result of the event's ledger becomes one game: who won is the record's (a
 resignation or forfeit names its loser, whatever the scores), a forfeit's spread
 is the record's (the variant's), and a bye is ``B``. A withdrawn player's line
 ends with the games played, as do the rounds before a late entry joined: the

@@ -1,4 +1,4 @@
-"""What an event's log holds: frozen records, one per director's or table's act.
+"""What an event's ledger holds: frozen records, one per director's or table's act.
 
 The log is append-only and hash-chained like a game's (:mod:`clock.tournament.ledger`),
 so every pairing and every result, and every correction with its reason, can be

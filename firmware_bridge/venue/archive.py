@@ -3,7 +3,7 @@
 :class:`Archive` follows every table on the venue broker through a
 :class:`~firmware_bridge.venue.director_link.DirectorLink` (the small ``live``
 documents) and keeps, under ``<data>/archive/<venue>/``, each table's latest
-document (``<table>.json``) and the whole event log (``<table>.jsonl``, fetched
+document (``<table>.json``) and the whole game log (``<table>.jsonl``, fetched
 with the director command ``get_log``) whenever a finished game's state changes,
 so results can be exported after the tables are gone (``rackclock director --log
 <data>/archive``). The documents live in memory; what changed (a new ``seq``) is

@@ -10,7 +10,7 @@
   one event with a fresh ``"id"``, the v5 response topic
   ``rackclock/v1/<venue>/<table>/director/replies/<desk>`` and the id as
   correlation data; :meth:`DirectorLink.command` returns the table's reply;
-- asks a table for its event log (``{"type": "get_log"}``, answered with JSON
+- asks a table for its game log (``{"type": "get_log"}``, answered with JSON
   Lines): :meth:`DirectorLink.get_log`.
 
 The console (``rackclock director``) and the venue hub's archive
@@ -260,7 +260,7 @@ class DirectorLink:
     async def get_log(
         self, table: TableTopics, *, timeout_s: float = 10.0
     ) -> tuple[list[tuple[int, Event]], list[Rejected], list[Refused]]:
-        """The table's event log, as ``(line, event)`` pairs, unreadable lines, and the
+        """The table's game log, as ``(line, event)`` pairs, unreadable lines, and the
         refused commands it keeps (never replayed; the timeline shows them).
 
         Raises:
@@ -269,7 +269,7 @@ class DirectorLink:
         return parse_jsonl_with_refused(await self.get_log_text(table, timeout_s=timeout_s))
 
     async def get_log_text(self, table: TableTopics, *, timeout_s: float = 10.0) -> str:
-        """The table's event log as JSON Lines text.
+        """The table's game log as JSON Lines text.
 
         Raises:
             DirectorError: No reply in time, or the table could not read its log.

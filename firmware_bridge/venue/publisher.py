@@ -23,7 +23,7 @@
   clients, to ``director/replies``; the ``id`` is echoed either way. A command
   redelivered with an ``id`` already answered is answered again, not re-run;
 - ``{"type": "get_log", "id": ...}`` is not an event: it is answered with the
-  table's event log as JSON Lines (``"log"``, ``"count"``; refused commands
+  table's game log as JSON Lines (``"log"``, ``"count"``; refused commands
   included, marked ``"refused": true``), read from the log
   file through a second, read-only connection, so the director can see the timeline.
 
@@ -67,7 +67,7 @@ STATE_VERSION = 1
 _REMEMBERED_IDS = 256
 _SUBMIT_TIMEOUT_S = 5.0
 GET_LOG = "get_log"
-"""The director command that asks for the table's event log (not an event)."""
+"""The director command that asks for the table's game log (not an event)."""
 GET_STATE = "get_state"
 """The command that asks for a fresh snapshot on ``state`` (a consumer that saw a gap)."""
 

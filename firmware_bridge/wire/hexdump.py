@@ -5,7 +5,7 @@ received, read back and decoded into messages. The file is written by
 command line.
 
 For dispute forensics: when a player says "I pressed before my flag fell",
-the director can line the bytes on the wire up with the event log. Each line
+the director can line the bytes on the wire up with the game log. Each line
 carries the table time (the same integer milliseconds the log's ``t`` uses),
 the wall clock, the direction and the bytes::
 

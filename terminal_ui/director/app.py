@@ -135,7 +135,7 @@ class DirectorApp(App[int]):
         self.feedback = ""
         """The answer to the last ruling."""
         self._problems: list[str] = []
-        # the event's log opened before the screen (LogError, EngineError, OSError
+        # the event's ledger opened before the screen (LogError, EngineError, OSError
         # raised from here): rackclock director refuses it with one line, not a
         # console without its event
         self.desk: EventDesk | None = None if config.event is None else EventDesk(config.event)

@@ -31,6 +31,6 @@ class DirectorConfig:
     high_contrast: bool = False
     """The high-contrast theme."""
     event: Path | None = None
-    """The event's log: results are taken from the tables as their games are signed."""
+    """The event's ledger: results are taken from the tables as their games are signed."""
     refresh_s: float = 1.0
     """How often the overview is redrawn: the clocks it shows change once a second."""

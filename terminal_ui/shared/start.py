@@ -121,7 +121,7 @@ def next_game(spec: TableSpec) -> TableSpec:
 
     Raises:
         OSError: The log cannot be read.
-        engine.errors.EngineError: It is not an event log.
+        engine.errors.EngineError: It is not a game log.
     """
     games = split_games(load_log(spec.log)[0])
     started = games[-1][0][1] if games else None

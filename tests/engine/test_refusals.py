@@ -42,7 +42,7 @@ from engine.rules.state import GameState, Phase
 from engine.rules.variant import load_variant
 from tests.support.gamelog import BOARD_VARIANTS, game_events, numbered
 
-LOG_RULE = "event log"
+LOG_RULE = "game log"
 """What the engine cites for a log that breaks its own order (no federation rule)."""
 
 # NZASP Rules of Play (June 2022), the clauses each refusal must cite.

@@ -33,7 +33,7 @@ __all__ = [
 LIVE = (Phase.PLAYING, Phase.HOLD, Phase.BLANK_DEMANDED, Phase.OUT_PLAY)
 
 
-LOG_RULE = "event log: the table's timeline only moves forward"
+LOG_RULE = "game log: the table's timeline only moves forward"
 
 
 def variant_of(state: GameState) -> Variant:
