@@ -3,12 +3,12 @@
 A clock device sends its free-running 32-bit millisecond counter (``device_ms``)
 with every press and heartbeat. The table keeps the offset between that counter
 and its own time: each sample is ``arrival - device_ms``, which is the true offset
-plus that message's delay on the link, so the smallest recent sample is the best
-estimate (the message that travelled fastest). A press that arrives later than its
-device time says, beyond :data:`TOLERANCE_MS`, was held up on the way (a broker
-restart, a Wi-Fi drop, a stalled port): the service stamps it at the device's time,
-not at its arrival, so the player is not charged for the outage
-(docs/clock-protocol.md, "Device time").
+plus that message's delay on the link, so the smallest recent sample (of those that
+agree, below) is the best estimate (the message that travelled fastest). A press
+that arrives later than its device time says, beyond :data:`TOLERANCE_MS`, was held
+up on the way (a broker restart, a Wi-Fi drop, a stalled port): the service stamps
+it at the device's time, not at its arrival, so the player is not charged for the
+outage (docs/clock-protocol.md, "Device time").
 
 **Samples that cannot be true.** Delays are never negative, so no honest sample lies
 below the true offset. A glitch taken as the smallest sample would make every later
@@ -33,10 +33,15 @@ press is stamped on arrival, as if the clock kept no time, and the table rules o
 After a counter went back the clock is in doubt until a sample agrees with the
 estimate again (within :data:`IMPOSSIBLE_MS`): meanwhile a sample that looks late by
 more than that is taken for the same fault (a counter that went back keeps looking
-late once it has passed the last sample kept), not for a press held up on the link. The estimate can
-itself be the odd one out (a counter that really jumped), so when :data:`REANCHOR`
-faulty samples in a row agree with each other, the window starts over from them: a
-real jump costs at most ``REANCHOR`` presses stamped on arrival.
+late once it has passed the last sample kept), not for a press held up on the link.
+The estimate can itself be the odd one out (a counter that really jumped), so when
+:data:`REANCHOR` faulty samples in a row agree with each other, the window starts
+over from them: a real jump costs at most ``REANCHOR`` presses stamped on arrival.
+
+The bound this keeps (tests/clock/test_device_time_faults.py drives random traffic
+with corrupted counters through the table service): with link delays up to
+:data:`TOLERANCE_MS` and presses held up for less than :data:`LIMIT_MS`, no press is
+stamped before the instant it was made nor more than :data:`TOLERANCE_MS` after it.
 
 What this cannot catch: a counter glitch *behind* that stays after the last sample
 kept looks exactly like a press held up on the link; it is bounded by the limits
