@@ -5,6 +5,10 @@ events (``/events``). Everything the page loads is served here (no CDN).
 Routes: ``/`` the page, ``/app.js``, ``/style.css``, ``/venue`` (the whole
 venue as JSON), ``/table/<name>`` (one table's board and moves), ``/events``
 (the changes, as they come). ``rackclock venue --page PORT`` runs it.
+
+It only reads: GET and HEAD are answered, anything else is 405. Every answer
+carries :data:`CONTENT_SECURITY_POLICY`, so a table's name or player that got
+into the page as markup could neither run a script nor send anything anywhere.
 """
 
 from __future__ import annotations
@@ -41,22 +45,35 @@ _STATIC = {
     "/app.js": ("app.js", "text/javascript; charset=utf-8"),
     "/style.css": ("style.css", "text/css; charset=utf-8"),
 }
+CONTENT_SECURITY_POLICY = (
+    b"default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
+    b"img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+"""The page's own files only: no inline script or style, no other origin."""
+METHODS = frozenset({"GET", "HEAD"})
+"""What the page answers; anything else is 405."""
 KEEPALIVE_S = 15.0
 """A comment line on ``/events`` this often, so proxies and browsers keep it open."""
+
+
+def _headers(kind: bytes) -> list[tuple[bytes, bytes]]:
+    return [
+        (b"content-type", kind),
+        (b"cache-control", b"no-store"),
+        (b"content-security-policy", CONTENT_SECURITY_POLICY),
+        (b"x-content-type-options", b"nosniff"),
+    ]
 
 
 def _static(name: str) -> bytes:
     return resources.files("firmware_bridge.venue.page").joinpath("static", name).read_bytes()
 
 
-async def _reply(send: Send, status: int, body: bytes, kind: str) -> None:
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [(b"content-type", kind.encode()), (b"cache-control", b"no-store")],
-        }
-    )
+async def _reply(
+    send: Send, status: int, body: bytes, kind: str, extra: tuple[tuple[bytes, bytes], ...] = ()
+) -> None:
+    headers = _headers(kind.encode()) + list(extra)
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 
 
@@ -75,7 +92,9 @@ def app(model: VenueModel) -> Callable[[Scope, Receive, Send], Awaitable[None]]:
         if scope["type"] != "http":
             return
         path = scope["path"]
-        if path in _STATIC:
+        if scope["method"] not in METHODS:
+            await _reply(send, 405, b"GET or HEAD only", "text/plain", ((b"allow", b"GET, HEAD"),))
+        elif path in _STATIC:
             name, kind = _STATIC[path]
             await _reply(send, 200, _static(name), kind)
         elif path == "/venue":
@@ -88,6 +107,8 @@ def app(model: VenueModel) -> Callable[[Scope, Receive, Send], Awaitable[None]]:
                 )
             else:
                 await _reply(send, 200, json.dumps(doc).encode(), "application/json")
+        elif path == "/events" and scope["method"] == "HEAD":
+            await _reply(send, 200, b"", "text/event-stream")  # not a stream that never ends
         elif path == "/events":
             await _events(model, receive, send)
         else:
@@ -102,10 +123,7 @@ async def _events(model: VenueModel, receive: Receive, send: Send) -> None:
         {
             "type": "http.response.start",
             "status": 200,
-            "headers": [
-                (b"content-type", b"text/event-stream"),
-                (b"cache-control", b"no-store"),
-            ],
+            "headers": _headers(b"text/event-stream"),
         }
     )
     queue = model.watch()
