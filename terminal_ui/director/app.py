@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+import urllib.parse
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
@@ -66,7 +67,7 @@ from terminal_ui.shared.theme import HIGH_CONTRAST
 if TYPE_CHECKING:  # imported when used: offline, the console needs no MQTT
     from firmware_bridge.venue.director_link import DirectorLink
 
-__all__ = ["DirectorApp", "row_cells"]
+__all__ = ["DirectorApp", "row_cells", "shown_url"]
 
 
 _COLUMNS = (
@@ -96,6 +97,23 @@ def row_cells(row: Row) -> tuple[str, ...]:
     age = row.source or ("" if row.age_ms is None else f"{row.age_ms // 1000}s")
     score = score_text(*row.scores)  # "25 to -12", not the ambiguous "25--12"
     return (flags, row.label, players, score, clocks, stopped, row.phase_text, age)
+
+
+def shown_url(url: str) -> str:
+    """``url`` as the title shows it: without a password given in it, since a title is
+    read over a shoulder, on a projector, in a screenshot (the login name stays).
+
+    >>> shown_url("mqtt://director:s3cret@hall.lan:1883?ca=ca.pem")
+    'mqtt://director@hall.lan:1883?ca=ca.pem'
+    >>> shown_url("mqtt://hall.lan")
+    'mqtt://hall.lan'
+    """
+    parts = urllib.parse.urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.rpartition("@")[2]
+    login = parts.netloc.rpartition("@")[0].partition(":")[0]
+    return urllib.parse.urlunsplit(parts._replace(netloc=f"{login}@{netloc}"))
 
 
 class DirectorApp(App[int]):
@@ -159,7 +177,7 @@ class DirectorApp(App[int]):
         for key, label in _COLUMNS:
             grid.add_column(label, key=key)
         if self.config.broker is not None:
-            self.sub_title = f"{self.config.name} | broker {self.config.broker}"
+            self.sub_title = f"{self.config.name} | broker {shown_url(self.config.broker)}"
             self.run_link()
         else:
             self.sub_title = f"{self.config.name} | {len(self.config.logs)} log file(s)"
