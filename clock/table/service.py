@@ -444,7 +444,7 @@ class TableService:
         stamped = replace(
             event,
             t=max(item.t, self.state.t),
-            actor=event.actor or self._actor(event, item.source),
+            actor=self._actor(event, item.source),
         )
         if isinstance(stamped, GameStarted):
             register_variant_files((stamped,))
@@ -488,8 +488,10 @@ class TableService:
         self._reschedule()
 
     def _actor(self, event: Event, source: str) -> Actor:
-        """Who made a command that does not say: its source decides; a command typed
-        at the players' table terminal is made for the player it names."""
+        """Who made a command: its source decides, never the command itself, so a line
+        typed at the table that says ``"actor": "director"`` is still the table's (and
+        the rules refuse it what only the director may do). A command typed at the
+        players' table terminal is made for the player it names."""
         role = _ROLES.get(source)
         return role if role is not None else actor_at_table(event, self.state)
 
