@@ -13,6 +13,7 @@ A missing mosquitto skips these tests, unless ``REQUIRE_SYSTEM_DEPS=1`` (CI,
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -78,6 +79,16 @@ def mosquitto_factory(tmp_path: Path) -> Iterator[BrokerFactory]:
 def mosquitto(mosquitto_factory: BrokerFactory) -> Broker:
     """A fresh anonymous broker on a free loopback port, persistence on."""
     return mosquitto_factory()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Tests press ctrl+c on the programs they start (SIGINT), which must then start with
+    SIGINT's default action, as from a terminal. A suite started in the background by a
+    shell without job control (``make test &`` in a script, some CI runners) has SIGINT
+    ignored, and an ignored signal stays ignored in every program it starts: Python
+    then installs no KeyboardInterrupt, and those programs never stopped."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
