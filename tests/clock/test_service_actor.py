@@ -64,7 +64,7 @@ async def test_serve_standard_input_cannot_speak_for_the_director(tmp_path: Path
         {"type": "resigned", "player": 1, "actor": "director"},
     ]
     stdin = "".join(json.dumps(line) + "\n" for line in lines).encode()
-    out, err = await asyncio.wait_for(proc.communicate(stdin), 30)
+    _, err = await asyncio.wait_for(proc.communicate(stdin), 30)
     assert proc.returncode == 0, err.decode()
     rows = [r for r in log_rows(path) if r.type_name in ("Forfeited", "Resigned")]
     assert [(r.type_name, r.refused, r.body.get("actor")) for r in rows] == [
