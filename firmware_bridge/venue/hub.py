@@ -15,11 +15,17 @@ __all__ = ["run_hub"]
 
 
 async def run_hub(
-    url: str, root: Path, page: tuple[str, int, str] | None = None, event: Path | None = None
+    url: str,
+    root: Path,
+    page: tuple[str, int, str] | None = None,
+    event: Path | None = None,
+    *,
+    page_url: str | None = None,
 ) -> None:
     """Archive every table on the broker at ``url`` under ``root``, and with ``page``
     (the venue, the port, the address to listen on) serve the venue page, with the
-    standings of the event's ledger ``event`` when given, until SIGTERM or cancelled."""
+    standings of the event's ledger ``event`` when given, until SIGTERM or cancelled.
+    The page connects with ``page_url`` (a viewer's login: it only reads), else ``url``."""
     from firmware_bridge.venue.archive import Archive
 
     archive = Archive(url, root)
@@ -34,7 +40,7 @@ async def run_hub(
         from firmware_bridge.venue.page.server import VenuePage
 
         venue, port, host = page
-        server = VenuePage(parse_url(url), venue, host=host, port=port, event=event)
+        server = VenuePage(parse_url(page_url or url), venue, host=host, port=port, event=event)
         served = asyncio.create_task(server.run(), name="venue.page")
     try:
         await stop.wait()

@@ -2,7 +2,12 @@
 
 Without ``--broker`` it runs a managed Mosquitto (:mod:`firmware_bridge.venue.broker`)
 with its configuration and persistence in the data folder; with one, it uses
-that broker. It prints how tables, clocks and directors connect, then runs the
+that broker. The managed broker is safe by default: on the first start the venue
+makes a login for each role and each table (:mod:`firmware_bridge.venue.logins`),
+kept in ``<data>/logins/`` and printed once with the connection lines, and an ACL
+that confines each table to its own topics; nobody connects without one (``--open``
+says otherwise, out loud). It listens on every interface, or with ``--local`` on
+this machine only, and says which. It prints how tables, clocks and directors connect, then runs the
 hub (:mod:`firmware_bridge.venue.hub`), which archives every table under
 ``<data>/archive/<venue>/``: the latest state (``<table>.json``) whenever one
 arrives, and the whole game log
@@ -19,7 +24,10 @@ import asyncio
 import logging
 import sys
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    from firmware_bridge.venue.logins import VenueLogins
 
 __all__ = ["register"]
 
@@ -43,7 +51,24 @@ def register(sub: Any) -> None:
     cmd.add_argument(
         "--local", action="store_true", help="listen on 127.0.0.1 only (default: every interface)"
     )
-    cmd.add_argument("--password-file", type=Path, help="mosquitto_passwd file: logins only")
+    cmd.add_argument(
+        "--tables",
+        type=int,
+        default=20,
+        metavar="N",
+        help="logins for tables t1..tN (20; more are added, none removed, on a later start)",
+    )
+    cmd.add_argument(
+        "--open",
+        action="store_true",
+        help="no logins: anyone who reaches the broker may connect and send anything "
+        "(a test bench, never a venue)",
+    )
+    cmd.add_argument(
+        "--password-file",
+        type=Path,
+        help="your own mosquitto_passwd file instead of the venue's logins",
+    )
     cmd.add_argument("--acl-file", type=Path, help="mosquitto ACL (deploy/mosquitto/make_acl.py)")
     cmd.add_argument(
         "--user",
@@ -77,6 +102,7 @@ def run(args: argparse.Namespace) -> int:
     from firmware_bridge.mqtt.connection import parse_url
     from firmware_bridge.venue.broker import BrokerConfig, Mosquitto, MosquittoError, lan_address
     from firmware_bridge.venue.hub import run_hub
+    from firmware_bridge.venue.logins import LoginsError, VenueLogins
     from terminal_ui.shared.datadir import data_dir
 
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
@@ -99,9 +125,14 @@ def run(args: argparse.Namespace) -> int:
         except (OSError, LogError, EngineError) as exc:
             sys.stderr.write(f"rackclock venue: --event {args.event}: {exc}\n")
             return 1
+    if args.tables < 1 or args.tables > 9999:
+        sys.stderr.write(f"rackclock venue: --tables {args.tables}: from 1 to 9999\n")
+        return 2
     data: Path = (args.data or data_dir("venue")).resolve()
     data.mkdir(parents=True, exist_ok=True)
     broker: Mosquitto | None = None
+    logins: VenueLogins | None = None
+    page_url: str | None = None
     if args.broker:
         try:
             settings = parse_url(args.broker)
@@ -113,12 +144,21 @@ def run(args: argparse.Namespace) -> int:
         _say(out, f"rackclock venue: using the broker {host}:{port}; data in {data}")
     else:
         bind = "127.0.0.1" if args.local else "0.0.0.0"
+        password_file = args.password_file.resolve() if args.password_file else None
+        acl_file = args.acl_file.resolve() if args.acl_file else None
+        if password_file is None and not args.open:
+            try:
+                logins = VenueLogins.ensure(data / "logins", args.tables)
+            except LoginsError as exc:
+                sys.stderr.write(f"rackclock venue: {exc}\n")
+                return 1
+            password_file, acl_file = logins.password_file, logins.acl_file
         cfg = BrokerConfig(
             data / "mosquitto",
             port=args.port,
             bind=bind,
-            password_file=args.password_file.resolve() if args.password_file else None,
-            acl_file=args.acl_file.resolve() if args.acl_file else None,
+            password_file=password_file,
+            acl_file=acl_file,
             max_queued_messages=1000,
         )
         try:
@@ -127,21 +167,36 @@ def run(args: argparse.Namespace) -> int:
         except MosquittoError as exc:
             sys.stderr.write(f"rackclock venue: {exc}\n")
             return 1
-        user = args.user or ("director" if args.password_file else None)
-        url = broker.url(user=user)
+        if logins is not None:
+            url = broker.url(user="hub", password=logins.passwords["hub"])
+            page_url = broker.url(user="viewer", password=logins.passwords["viewer"])
+        else:
+            url = broker.url(user=args.user or ("director" if args.password_file else None))
         host = "127.0.0.1" if args.local else lan_address()
         port, scheme = args.port, "mqtt"
-        _say(out, f"rackclock venue: mosquitto listening on {bind}:{port}; data in {data}")
+        where = "this machine only" if args.local else "every interface: this whole network"
+        who = (
+            f"logins only, kept in {logins.folder}"
+            if logins is not None
+            else "logins only, from your password file"
+            if args.password_file
+            else "NO LOGINS: anyone who reaches it may connect and send anything"
+        )
+        _say(out, f"rackclock venue: mosquitto listening on {bind}:{port} ({where}); {who}; "
+                  f"data in {data}")  # fmt: skip
     host = args.advertise or host
     base = f"{scheme}://{host}:{port}"
-    _say(out, "Tables (one command per table; the terminal for players, or headless):")
-    _say(out, f"  rackclock table --clock {base}/{args.venue}/<table>")
-    _say(out, f"  rackclock serve --variant nzasp --log TABLE.sqlite --clock {base}/"
-              f"{args.venue}/<table>")  # fmt: skip
-    _say(out, "Clocks without hardware:")
-    _say(out, f"  rackclock emulate-clock --mqtt {base}/{args.venue}/<table>")
-    _say(out, "Director:")
-    _say(out, f"  rackclock director --broker {base}")
+    if logins is not None:
+        _connection_lines(out, logins, base, args.venue)
+    else:
+        _say(out, "Tables (one command per table; the terminal for players, or headless):")
+        _say(out, f"  rackclock table --clock {base}/{args.venue}/<table>")
+        _say(out, f"  rackclock serve --variant nzasp --log TABLE.sqlite --clock {base}/"
+                  f"{args.venue}/<table>")  # fmt: skip
+        _say(out, "Clocks without hardware:")
+        _say(out, f"  rackclock emulate-clock --mqtt {base}/{args.venue}/<table>")
+        _say(out, "Director:")
+        _say(out, f"  rackclock director --broker {base}")
     _say(out, f"Archive: {data / 'archive'} (afterwards: rackclock director --log "
               f"{data / 'archive'})")  # fmt: skip
     _say(out, "Stop with ctrl+c.")
@@ -150,7 +205,7 @@ def run(args: argparse.Namespace) -> int:
         page = (args.venue, args.page, "127.0.0.1" if args.local else "0.0.0.0")
         _say(out, f"Venue screen: http://{host}:{args.page}/ (venue {args.venue})")
     try:
-        asyncio.run(run_hub(url, data / "archive", page, args.event))
+        asyncio.run(run_hub(url, data / "archive", page, args.event, page_url=page_url))
     except KeyboardInterrupt:
         pass
     finally:
@@ -158,3 +213,29 @@ def run(args: argparse.Namespace) -> int:
             status = broker.stop()
             _say(out, f"mosquitto stopped (exit status {status})")
     return 0
+
+
+def _connection_lines(out: TextIO, logins: VenueLogins, base: str, venue: str) -> None:
+    """How tables, clocks, the director and spectators connect with the venue's logins:
+    with their passwords when this start made them (shown once), else with the login
+    alone (the password is in the logins file; ``$RACKCLOCK_MQTT_PASSWORD`` supplies it)."""
+    scheme, _, hostport = base.partition("://")
+    new = set(logins.created)
+
+    def login(name: str) -> str:
+        secret = f":{logins.passwords[name]}" if name in new else ""
+        return f"{scheme}://{name}{secret}@{hostport}"
+
+    shown = "new passwords, shown this once" if new else f"passwords in {logins.path}"
+    _say(out, f"Logins ({shown}; kept in {logins.path}):")
+    _say(out, "Tables: each logs in as itself, for its terminal and its clock:")
+    for table in logins.tables:
+        _say(out, f"  {table}: {login(table)}/{venue}/{table}")
+    _say(out, "A table's commands, with its URL above:")
+    _say(out, "  rackclock table --clock URL")
+    _say(out, "  rackclock serve --variant nzasp --log TABLE.sqlite --clock URL")
+    _say(out, "Clocks without hardware:")
+    _say(out, "  rackclock emulate-clock --mqtt URL")
+    _say(out, "Director:")
+    _say(out, f"  rackclock director --broker {login('director')}")
+    _say(out, f"Spectators (read only): {login('viewer')}")

@@ -104,14 +104,22 @@ async def test_venue_runs_the_broker_and_archives_a_table(tmp_path: Path) -> Non
     table: asyncio.subprocess.Process | None = None
     try:
         await wait_for(lambda: hub_out.has("Stop with ctrl+c"), "the connection lines")
+        # safe by default: a login per table and per role, printed once with its password
+        assert hub_out.has(f"mosquitto listening on 127.0.0.1:{port} (this machine only)")
+        logins = json.loads((data / "logins" / "logins.json").read_text())["passwords"]
         base = f"mqtt://127.0.0.1:{port}"
-        assert hub_out.has(f"--clock {base}/club/<table>")
-        assert hub_out.has(f"rackclock director --broker {base}")
-        assert hub_out.has(f"rackclock emulate-clock --mqtt {base}/club/<table>")
+        t1_url = f"mqtt://t1:{logins['t1']}@127.0.0.1:{port}/club/t1"
+        assert hub_out.has(f"  t1: {t1_url}")
+        assert hub_out.has(f"  t20: mqtt://t20:{logins['t20']}@127.0.0.1:{port}/club/t20")
+        director = f"mqtt://director:{logins['director']}@127.0.0.1:{port}"
+        assert hub_out.has(f"rackclock director --broker {director}")
+        assert hub_out.has("rackclock emulate-clock --mqtt URL")
+        assert hub_out.has("rackclock serve --variant nzasp --log TABLE.sqlite --clock URL")
+        assert not hub_out.has(f"{base}/club/<table>")  # no URL without a login
         assert listening(port)
         table = await asyncio.create_subprocess_exec(
             RACKCLOCK, "serve", "--variant", "nzasp", "--players", "Ann Lee,Ben Ray",
-            "--log", str(tmp_path / "t1.sqlite"), "--clock", f"{base}/club/t1",
+            "--log", str(tmp_path / "t1.sqlite"), "--clock", t1_url,
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.DEVNULL,
         )  # fmt: skip
