@@ -15,6 +15,7 @@ from typing import Any
 from engine.exports.results import GameResult
 from engine.rules.game_report import GameReport, LiveReport, ReportedResult, as_report
 from engine.rules.state import game_over_words
+from engine.tournament.assignment import Assignment
 from engine.tournament.intake import result_of_game
 from engine.tournament.records import Result
 from engine.tournament.scores import result_text
@@ -25,6 +26,7 @@ __all__ = [
     "RoundInPlay",
     "RoundStandings",
     "TableGame",
+    "assigned_game",
     "complete_rounds",
     "live_result",
     "live_standings",
@@ -65,6 +67,20 @@ class TableGame:
     def over(self) -> bool:
         """Whether the table has ruled a result."""
         return self.result is not None
+
+
+def assigned_game(rep: LiveReport | GameReport, assignment: Assignment) -> TableGame | None:
+    """The game a table's report shows, if it is the one ``assignment`` put at that
+    table (the table is the assignment's; the caller looked it up by table): its
+    players are the pairing's, and a round or division it names is the assignment's.
+    Else None: a table naming another game's players moves nothing of that game."""
+    if set(rep.players) != set(assignment.players) or rep.players[0] == rep.players[1]:
+        return None
+    if rep.round is not None and rep.round != assignment.round:
+        return None
+    if rep.division is not None and rep.division != assignment.division:
+        return None
+    return TableGame(rep.players, rep.scores, rep.result, rep.signed)
 
 
 def phase_words(rep: LiveReport | GameReport | Mapping[str, Any]) -> str:
@@ -190,15 +206,17 @@ def complete_rounds(div: DivisionState) -> int:
 
 
 def round_standings(
-    div: DivisionState, game_of: Callable[[str, str], TableGame | None] | None = None
+    div: DivisionState, game_of: Callable[[int, tuple[int, int]], TableGame | None] | None = None
 ) -> RoundStandings:
     """What "standings after round N" means, the one way the CLI (``event
     standings``), the director's console and the venue page show it: the standings
     through the complete rounds only, and separately the round in play with how
     many of its results are in. Given ``game_of`` (the console, the page), the round
     in play also gets its standings as it stands: the games at the tables that
-    ``game_of(first's name, second's name)`` finds count as :func:`live_result` has
-    them (over: as ruled, signed or not; in play: at their scores now)."""
+    ``game_of(round, (first's seed, second's seed))`` finds count as
+    :func:`live_result` has them (over: as ruled, signed or not; in play: at their
+    scores now). The caller finds a pairing's game at the table the round assigned
+    it (:func:`assigned_game`), never by the names a table reports."""
     complete = complete_rounds(div)
     rnd = complete + 1
     paired = div.pairings.get(rnd)
@@ -210,7 +228,7 @@ def round_standings(
     if game_of is not None:
         games: dict[tuple[int, int], Result] = {}
         for a, b in missing:
-            got = game_of(div.name(a), div.name(b))
+            got = game_of(rnd, (a, b))
             if got is not None:
                 games[(a, b)] = live_result(div, rnd, got)
         table = live_standings(div, rnd, games)

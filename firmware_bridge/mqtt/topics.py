@@ -37,6 +37,8 @@ from typing import Literal
 
 __all__ = [
     "DEFAULT_VENUE",
+    "MAX_DOCUMENT_BYTES",
+    "MAX_MESSAGE_BYTES",
     "PREFIX",
     "Role",
     "TableTopics",
@@ -50,6 +52,15 @@ PREFIX = "rackclock/v1"
 """Every rackclock topic starts with this; ``v1`` is the protocol version."""
 DEFAULT_VENUE = "default"
 """The venue when a URL names only a table."""
+MAX_DOCUMENT_BYTES = 256 * 1024
+"""The largest ``live``, ``state``, ``status`` or ``assignment`` payload a consumer
+reads (the director's link, the hub, the venue page); a larger one is dropped unread.
+A whole game's snapshot is about 17 KiB (measured on generated games), so a
+document past this is no table's, and one table's cannot fill every browser."""
+MAX_MESSAGE_BYTES = 4 * 1024 * 1024
+"""The largest message of all, on the broker (its ``message_size_limit``) and in a
+director's link: a table's answer to ``get_log`` carries its whole game log (about
+7 KiB a game, every game of the day at that table)."""
 
 Role = Literal["clock", "service", "table", "director", "viewer", "bench"]
 """Who a client is: the clock device, the service's clock link, the table

@@ -10,6 +10,10 @@ so results can be exported after the tables are gone (``rackclock director --log
 written in one batch every ``flush_s`` seconds, in a thread, so the event loop
 never waits on the disk and a refresh that carries no new event writes nothing.
 ``rackclock venue`` runs it.
+
+Only a document that read as the table's typed document is archived (the link
+reads each at the edge); one that does not is printed once per table and reason
+(``club/t1: bad live document: ...``), and the table's last good one stays.
 """
 
 from __future__ import annotations
@@ -84,6 +88,7 @@ class Archive:
         """Document files written."""
         self.link = DirectorLink(parse_url(url), desk="hub", on_change=self.on_change)
         """The broker connection."""
+        self.link.on_notice = lambda line: _say(self._out, f"table {line}")
 
     def paths(self, venue: str, table: str) -> tuple[Path, Path]:
         """The state file and the log file of a table."""
@@ -116,13 +121,13 @@ class Archive:
             if snap.online is not None:
                 word = "online" if snap.online else "offline"
                 _say(self._out, f"table {topics.venue}/{topics.table}: {word}")
-        doc = snap.doc
-        if doc is None or snap.removed:
+        doc, live = snap.doc, snap.live
+        if doc is None or live is None or snap.removed:
             return
-        seq = doc.get("seq")
+        seq = live.seq
         if topics not in self._written_seq or self._written_seq[topics] != seq:
             self._dirty[topics] = doc  # written with the next batch; a refresh writes nothing
-        over = doc["state"].get("result") is not None
+        over = live.state.result is not None
         if over and seq != self._archived_seq.get(topics) and topics not in self._fetching:
             self._fetching.add(topics)
             task = asyncio.create_task(self._fetch(topics, seq), name=f"archive[{topics.base}]")

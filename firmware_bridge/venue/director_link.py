@@ -15,6 +15,14 @@
 
 The console (``rackclock director``) and the venue hub's archive
 (``rackclock venue``) both use it.
+
+Every message is read at this edge: a ``live`` document into the table's typed
+document (:func:`~firmware_bridge.venue.table_document.read_live`), anything over
+:data:`~firmware_bridge.mqtt.topics.MAX_DOCUMENT_BYTES` refused unread (a reply:
+:data:`~firmware_bridge.mqtt.topics.MAX_MESSAGE_BYTES`). One that
+does not fit is dropped and counted (:attr:`DirectorLink.garbage`), leaves its
+table stale with the last good document, and is said once per table and reason
+(:attr:`DirectorLink.notices`, ``on_notice``): it never reaches a row.
 """
 
 from __future__ import annotations
@@ -35,9 +43,15 @@ import msgspec
 from engine.events import Event, encode_event
 from engine.rules.replay import Refused, Rejected, parse_jsonl_with_refused
 from firmware_bridge.mqtt.connection import BrokerSettings, MqttSession, publish_properties
-from firmware_bridge.mqtt.topics import PREFIX, TableTopics, TopicError, parse_topic
+from firmware_bridge.mqtt.topics import (
+    MAX_MESSAGE_BYTES,
+    PREFIX,
+    TableTopics,
+    TopicError,
+    parse_topic,
+)
 from firmware_bridge.venue.publisher import GET_LOG
-from firmware_bridge.venue.table_document import BadDocument, HeldDocument
+from firmware_bridge.venue.table_document import BadDocument, HeldDocument, Notices, bad_status
 
 __all__ = ["DirectorError", "DirectorLink", "TableSnapshot", "reply_text"]
 
@@ -61,7 +75,8 @@ class TableSnapshot(HeldDocument):
     """Which table."""
     doc: dict[str, Any] | None = None
     """The last good live document as it came (docs/mqtt.md, "Table state"; the hub's
-    archive keeps it so, keys a newer table adds included); None: none heard yet."""
+    archive keeps it so, keys a newer table adds included), set only once it read as
+    the typed :attr:`live`; None: none heard yet."""
     online: bool | None = None
     """The table terminal's retained status; None: not heard."""
     updates: int = 0
@@ -108,6 +123,12 @@ class DirectorLink:
         """The latest of every table heard of."""
         self.garbage = 0
         """Payloads that were not a state or a reply."""
+        self.notices: list[str] = []
+        """``club/t1: bad live document: ...``, once per table and reason, newest last
+        (the last 50)."""
+        self.on_notice: Callable[[str], None] | None = None
+        """Called with each new notice (the hub prints it)."""
+        self._said = Notices()
         self.on_change = on_change
         """Called with the table after each state or status (must not block); whoever
         holds the link may replace it (the venue benchmark times the hub this way)."""
@@ -170,6 +191,10 @@ class DirectorLink:
         if suffix == "live":
             self._on_state(table, payload)
         elif suffix == "status":
+            bad = bad_status(payload)
+            if bad is not None:
+                self._bad(table, bad)
+                return
             self._snapshot(table).online = payload.strip() == b"online"
             self._changed(table)
 
@@ -179,14 +204,28 @@ class DirectorLink:
         # is kept and the table is stale (HeldDocument, the page's rule too)
         got = snap.take(payload, time.time_ns() // 1_000_000)
         if isinstance(got, BadDocument):
-            log.debug("director: %s on %s", got, table.base)
-            self.garbage += 1
+            self._bad(table, got)
         elif got is not None:
             snap.doc = _as_received.decode(payload)
             snap.updates += 1
         self._changed(table)
 
+    def _bad(self, table: TableTopics, bad: BadDocument) -> None:
+        """A message from ``table`` that does not read: counted, said once per reason."""
+        self.garbage += 1
+        log.debug("director: %s on %s", bad, table.base)
+        line = self._said.first(f"{table.venue}/{table.table}", bad)
+        if line is None:
+            return
+        self.notices.append(line)
+        del self.notices[:-50]
+        if self.on_notice is not None:
+            self.on_notice(line)
+
     def _on_reply(self, topic: str, payload: bytes) -> None:
+        if len(payload) > MAX_MESSAGE_BYTES:  # a log is sent whole: a reply may be large
+            self.garbage += 1
+            return
         try:
             doc = json.loads(payload)
         except ValueError:

@@ -15,12 +15,13 @@ read, and the table is then stale, as it is with none or with one past its expir
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
 import msgspec
 
 from engine.rules.game_report import GameReport, LiveReport
+from firmware_bridge.mqtt.topics import MAX_DOCUMENT_BYTES
 
 __all__ = [
     "STALE_GRACE_MS",
@@ -28,10 +29,13 @@ __all__ = [
     "DeviceStatus",
     "HeldDocument",
     "LiveDocument",
+    "Notices",
     "Snapshot",
     "TableDocument",
+    "bad_status",
     "document_age_ms",
     "is_stale",
+    "oversize",
     "read_live",
     "read_snapshot",
 ]
@@ -89,36 +93,84 @@ Snapshot = TableDocument[GameReport]
 
 
 class BadDocument(msgspec.Struct, frozen=True):
-    """A payload that is not a table's state document, and why (quoting it)."""
+    """A payload that is not a table's state document, and why, quoting it:
+    ``bad live document: Expected `array`, got `str` - at `$.state.clocks`: b'{...'``
+    (msgspec names the field)."""
 
     reason: str
+    """Why, and the payload's first bytes quoted (for the log)."""
+    cause: str = ""
+    """Why, without the payload: what a director is shown, the same for every payload
+    wrong the same way (so it is said once, not on every refresh)."""
 
     def __str__(self) -> str:
         return self.reason
+
+    @property
+    def said(self) -> str:
+        """What a screen shows: :attr:`cause` (or the reason, when none is given)."""
+        return self.cause or self.reason
+
+
+def _bad(cause: str, payload: bytes) -> BadDocument:
+    return BadDocument(f"{cause}: {payload[:80]!r}", cause)
 
 
 _live = msgspec.json.Decoder(LiveDocument)
 _snapshot = msgspec.json.Decoder(Snapshot)
 
 
-def _bad(payload: bytes, exc: msgspec.MsgspecError) -> BadDocument:
-    return BadDocument(f"not a table state document ({exc}): {payload[:80]!r}")
+def oversize(kind: str, payload: bytes) -> BadDocument | None:
+    """Why ``payload`` is too large to read as a ``kind`` (``live document``), or None."""
+    if len(payload) <= MAX_DOCUMENT_BYTES:
+        return None
+    # the size itself stays out of the cause: a director is told once, not per size
+    cause = f"bad {kind}: over the {MAX_DOCUMENT_BYTES}-byte limit"
+    return BadDocument(f"{cause} ({len(payload)} bytes): {payload[:40]!r}", cause)
+
+
+def _read(
+    decoder: msgspec.json.Decoder[TableDocument[ReportT]], kind: str, payload: bytes
+) -> TableDocument[ReportT] | BadDocument:
+    too_big = oversize(kind, payload)
+    if too_big is not None:
+        return too_big
+    try:
+        return decoder.decode(payload)
+    except msgspec.MsgspecError as exc:
+        return _bad(f"bad {kind}: {exc}", payload)
 
 
 def read_live(payload: bytes) -> LiveDocument | BadDocument:
     """A ``live`` payload (not empty: an empty one removes the document), or why not."""
-    try:
-        return _live.decode(payload)
-    except msgspec.MsgspecError as exc:
-        return _bad(payload, exc)
+    return _read(_live, "live document", payload)
 
 
 def read_snapshot(payload: bytes) -> Snapshot | BadDocument:
     """A ``state`` payload (not empty), or why not."""
-    try:
-        return _snapshot.decode(payload)
-    except msgspec.MsgspecError as exc:
-        return _bad(payload, exc)
+    return _read(_snapshot, "snapshot", payload)
+
+
+_MAX_NOTICES = 8
+"""Distinct reasons said per table; past them the table is only counted."""
+
+
+@dataclass
+class Notices:
+    """Which reasons a consumer has already said for each table: a director is told
+    that a table sends something wrong once per table and reason, not on every
+    refresh (the table stays stale on screen meanwhile)."""
+
+    said: dict[str, set[str]] = field(default_factory=dict)
+
+    def first(self, table: str, bad: BadDocument) -> str | None:
+        """``<table>: <cause>`` the first time ``table`` gives ``bad``'s cause, else None."""
+        seen = self.said.setdefault(table, set())
+        text = bad.said
+        if text in seen or len(seen) >= _MAX_NOTICES:  # a table cannot flood the screen
+            return None
+        seen.add(text)
+        return f"{table}: {text}"
 
 
 def document_age_ms(doc: TableDocument[ReportT], wall_ms: int, received_wall_ms: int) -> int:
@@ -188,3 +240,12 @@ class HeldDocument:
         if self.live is None or self.removed or self.unreadable is not None:
             return True
         return is_stale(self.live, wall_ms, self.received_wall_ms)
+
+
+def bad_status(payload: bytes) -> BadDocument | None:
+    """Why a ``status`` payload is not ``online``, ``offline`` or empty (a cleared
+    retained one), or None."""
+    if payload.strip() in (b"online", b"offline", b""):
+        return None
+    cause = "bad status: neither online nor offline"
+    return BadDocument(f"{cause}: {payload[:40]!r}", cause)

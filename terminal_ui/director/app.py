@@ -285,10 +285,10 @@ class DirectorApp(App[int]):
         if link is None:
             return
         for topics, snap in list(link.tables.items()):
-            doc = snap.doc
-            if doc is not None and signed_result(doc):
+            live = snap.live  # read at the link's edge: a document that did not read is none
+            if live is not None and signed_result(live.state):
                 key = f"{topics.venue}/{topics.table}"
-                version = game_identity(doc)
+                version = game_identity(live.state)
                 if self._event_versions.get(key) != version:  # once per signed game
                     self._event_versions[key] = version
                     self._fetch_for_event(key, version)
@@ -340,7 +340,10 @@ class DirectorApp(App[int]):
             else:
                 err = link.session.stats.last_error if link is not None else ""
                 state = "connecting" + (f" ({err})" if err else "")
-            return f"broker {self.config.broker}: {state}; {len(self.rows)} table(s)"
+            head = f"broker {self.config.broker}: {state}; {len(self.rows)} table(s)"
+            # what tables sent that did not read: once per table and reason (the link's)
+            said = link.notices[-5:] if link is not None else []
+            return "\n".join([head, *said])
         text = (
             f"{len(self.rows)} log file(s); rulings are appended to the files no running "
             "table holds (a running table takes its rulings over the venue broker)"

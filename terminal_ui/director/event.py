@@ -8,16 +8,18 @@ signed result (broker), and asks it for the text of the event screen.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+
+import msgspec
 
 from clock.tournament.gamelogs import read_game_log, take_results
 from clock.tournament.ledger import EventLedger
 from engine.clocktext import clock_text
 from engine.errors import EngineError
 from engine.events import Event
-from engine.tournament.assignment import round_assignments
+from engine.rules.game_report import GameReport, LiveReport
+from engine.tournament.assignment import Assignment, round_assignments
 from engine.tournament.live import TableGame, result_words, round_standings
 from engine.tournament.report import standings_lines
 from engine.tournament.scores import score_text
@@ -27,24 +29,19 @@ from terminal_ui.director.rows import Row
 __all__ = ["EventDesk", "game_identity", "signed_result"]
 
 
-def signed_result(doc: dict[str, object]) -> bool:
-    """Whether a table's published state shows a result both players signed."""
-    state = doc.get("state")
-    if not isinstance(state, dict):
-        return False
-    return state.get("result") is not None and state.get("signed") == [True, True]
+def signed_result(rep: LiveReport | GameReport) -> bool:
+    """Whether a table's report (its live document's, as the link read it) shows a
+    result both players signed."""
+    return rep.result is not None and rep.signed == (True, True)
 
 
-def game_identity(doc: dict[str, object]) -> str:
-    """Which signed game a table's published state shows, for asking for its log once
-    per game: its round, division and table, the log's game count and the result. A
+def game_identity(rep: LiveReport | GameReport) -> str:
+    """Which signed game a table's report shows, for asking for its log once per
+    game: its round, division and table, the log's game count and the result. A
     KOTH rematch at the same table with the same result in a later round is another
     game (another round, another count), so its log is asked for again."""
-    state = doc.get("state")
-    if not isinstance(state, dict):
-        return ""
-    fields = ("round", "division", "table", "games", "players", "result")
-    return json.dumps([state.get(f) for f in fields])
+    fields = (rep.round, rep.division, rep.table, rep.games, rep.players, rep.result)
+    return msgspec.json.encode(fields).decode()
 
 
 class EventDesk:
@@ -132,7 +129,7 @@ class EventDesk:
         """The event screen: each division's current round with the tables' live
         scores, its standings after its complete rounds, and apart the round in play
         with its games counted as they stand."""
-        live = {frozenset(r.players): r for r in rows}
+        live = list(rows)
         out = [self.state.spec.name or "the event"]
         for div in self.state.divisions.values():
             out += ["", *_division(self.state, div, live)]
@@ -141,37 +138,57 @@ class EventDesk:
         return "\n".join(out)
 
 
-def _division(event: EventState, div: DivisionState, live: dict[frozenset[str], Row]) -> list[str]:
+def _row_at(live: list[Row], at: Assignment, names: tuple[str, str]) -> Row | None:
+    """The row of the game ``at`` put at its table. On the broker (rows with no file
+    ``source``): the row of that table (``venue/t3``), if it shows the pairing's
+    players; a table naming another game's players moves nothing of that game.
+    Offline, where the director chose the files: the file showing them."""
+    want = frozenset(names)
+    if any(not r.source for r in live):
+        return next(
+            (
+                r
+                for r in live
+                if not r.source
+                and r.key.rpartition("/")[2] == at.table_name
+                and frozenset(r.players) == want
+            ),
+            None,
+        )
+    return next((r for r in live if frozenset(r.players) == want), None)
+
+
+def _division(event: EventState, div: DivisionState, live: list[Row]) -> list[str]:
     if not div.pairings:
         return [f"Division {div.spec.name}: no round paired yet"]
     rnd = max(div.pairings)
     paired = div.pairings[rnd]
     out = [f"Division {div.spec.name}, round {rnd} of {div.spec.rounds} ({paired.system})"]
     # the tables as the broker and event pair number them
-    tables = {
-        a.seeds: a.table_name for a in round_assignments(event, rnd) if a.division == div.spec.name
-    }
-    games: dict[frozenset[str], TableGame] = {}
+    tables = {a.seeds: a for a in round_assignments(event, rnd) if a.division == div.spec.name}
+    games: dict[tuple[int, int], TableGame] = {}
     for a, b in paired.pairs:
         if not b:
             out.append(f"  bye   {div.name(a)}")
             continue
         res = div.result(rnd, (a, b))
-        row = live.get(frozenset((div.name(a), div.name(b))))
+        row = _row_at(live, tables[(a, b)], (div.name(a), div.name(b)))
         if res is not None:
             # the ruling (a forfeit, a resignation) as event show words it
             ruling = div.ruling(res)
             state = f"{score_text(*res.scores)}  result in" + (f" ({ruling})" if ruling else "")
         elif row is not None:
             game = TableGame(row.players, row.scores, row.result, row.signed)
-            games[frozenset(row.players)] = game
+            games[(a, b)] = game
             state = _at_table(row, game, div.name(a))
         else:
             state = "not started"
-        out.append(f"  {tables[(a, b)]:>4}  {div.name(a)} (first) v {div.name(b)}: {state}")
+        out.append(
+            f"  {tables[(a, b)].table_name:>4}  {div.name(a)} (first) v {div.name(b)}: {state}"
+        )
     # "after round N" is the complete rounds, as event standings and the page show
     # it; the round in play apart, as it stands at the tables (one function decides)
-    now = round_standings(div, lambda first, second: games.get(frozenset((first, second))))
+    now = round_standings(div, lambda _rnd, pair: games.get(pair))
     out += ["", f"Standings {now.label}", *standings_lines(div, now.standings, now.complete)]
     if now.in_play is not None and now.in_play.standings is not None:
         live_rows = standings_lines(div, now.in_play.standings, now.in_play.round)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from engine.clocktext import clock_text
@@ -197,8 +197,11 @@ def snapshot_row(key: str, snap: TableSnapshot, wall_ms: int, neutral_alert_ms: 
     The running clock is moved on by the state's age, unless the state is stale.
     """
     live = snap.live
+    # a payload since that did not read: the table is stale, and the row says why
+    bad = snap.unreadable.said if snap.unreadable is not None else ""
     if live is None:
-        return empty_row(key, key, online=snap.online)
+        row = empty_row(key, key, online=snap.online)
+        return replace(row, phase_text=f"{row.phase_text} | {bad}") if bad else row
     stale = snap.stale(wall_ms)
     age = snap.age_ms(wall_ms)
     since, now_ms = live.neutralized_since_ms, live.now_ms
@@ -216,7 +219,14 @@ def snapshot_row(key: str, snap: TableSnapshot, wall_ms: int, neutral_alert_ms: 
         stale=stale,
         age_ms=age,
         neutral_alert_ms=neutral_alert_ms,
-        device_note=device_note(device, now_ms, 0 if stale else (age or 0)) if device else "",
+        device_note=" | ".join(
+            n
+            for n in (
+                device_note(device, now_ms, 0 if stale else (age or 0)) if device else "",
+                bad,
+            )
+            if n
+        ),
     )
 
 

@@ -10,10 +10,15 @@ from pathlib import Path
 from firmware_bridge.mqtt.topics import TableTopics
 from firmware_bridge.venue.archive import Archive
 from firmware_bridge.venue.director_link import TableSnapshot
+from firmware_bridge.venue.table_document import BadDocument, read_live
 
 
-def live(seq: int, score: int) -> dict[str, object]:
-    return {"v": 1, "seq": seq, "state": {"scores": [score, 0], "result": None}}
+def snapshot(t: TableTopics, seq: int, score: int) -> TableSnapshot:
+    """A table's snapshot as the link holds it: the document as it came, and read."""
+    doc = {"v": 1, "seq": seq, "state": {"scores": [score, 0], "result": None}}
+    typed = read_live(json.dumps(doc).encode())
+    assert not isinstance(typed, BadDocument)
+    return TableSnapshot(t, doc=doc, live=typed)
 
 
 async def test_only_new_events_are_written_and_in_batches(tmp_path: Path) -> None:
@@ -21,7 +26,7 @@ async def test_only_new_events_are_written_and_in_batches(tmp_path: Path) -> Non
     tables = [TableTopics("club", f"t{i}") for i in range(1, 4)]
     for seq in (1, 2, 3):  # three updates per table before a batch: one write each
         for t in tables:
-            archive.link.tables[t] = TableSnapshot(t, doc=live(seq, 10 * seq))
+            archive.link.tables[t] = snapshot(t, seq, 10 * seq)
             archive.on_change(t)
     assert archive.writes == 0  # nothing written on the message path
     await archive.flush()
@@ -29,11 +34,11 @@ async def test_only_new_events_are_written_and_in_batches(tmp_path: Path) -> Non
     path, _ = archive.paths("club", "t2")
     assert json.loads(path.read_text())["seq"] == 3
     for t in tables:  # refreshes with the same seq: nothing to write
-        archive.link.tables[t] = TableSnapshot(t, doc=live(3, 30))
+        archive.link.tables[t] = snapshot(t, 3, 30)
         archive.on_change(t)
     await archive.flush()
     assert archive.writes == 3
-    archive.link.tables[tables[0]] = TableSnapshot(tables[0], doc=live(4, 40))
+    archive.link.tables[tables[0]] = snapshot(tables[0], 4, 40)
     archive.on_change(tables[0])
     await archive.flush()
     assert archive.writes == 4

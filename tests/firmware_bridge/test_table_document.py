@@ -82,7 +82,7 @@ async def test_the_published_document_is_the_documented_one(tmp_path: Path) -> N
 @pytest.mark.parametrize(
     ("payload", "why"),
     [
-        (b"not json", "not a table state document"),
+        (b"not json", "JSON is malformed"),
         (b"[1, 2]", "Expected `object`"),
         (b'{"v": 1, "seq": 3}', "missing required field `state`"),
         (b'{"state": "playing"}', "$.state"),

@@ -3,30 +3,49 @@ status, its latest snapshot (board and moves), and the round's assignments.
 
 Pure of the network: :class:`VenueModel` takes topic and payload; the server
 feeds it from its broker connection and pushes what changed to the browsers.
+
+Every payload is read here into its typed record (the table's document, its
+snapshot, the round's :class:`~engine.tournament.assignment.Assignment`), none
+larger than :data:`~firmware_bridge.mqtt.topics.MAX_DOCUMENT_BYTES`. One that does
+not read is dropped and counted (:attr:`VenueModel.garbage`); its table keeps its
+last good document, shows as stale with the reason (``note``), and the server's
+log says it once per table and reason. It never reaches a browser, and never
+changes another table: a game's live standings come from the table its round
+assigned it, never from a table that names its players.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
+import logging
 import time
 from collections.abc import Callable
 from typing import Any
 
 import msgspec
 
-from engine.tournament.live import TableGame, phase_words, round_standings
+from engine.errors import EngineError
+from engine.tournament.assignment import Assignment, round_assignments
+from engine.tournament.live import TableGame, assigned_game, phase_words, round_standings
 from engine.tournament.standings import Standing
 from engine.tournament.state import DivisionState, EventState
 from firmware_bridge.mqtt.topics import TableTopics, TopicError, parse_topic
 from firmware_bridge.venue.table_document import (
     BadDocument,
     HeldDocument,
+    Notices,
     Snapshot,
+    bad_status,
+    oversize,
     read_snapshot,
 )
 
 __all__ = ["VenueModel", "table_topics"]
+
+log = logging.getLogger(__name__)
+
+_assignment = msgspec.json.Decoder(Assignment)
+"""The round's assignment as the event publishes it (``encode_assignment``)."""
 
 
 class VenueModel:
@@ -45,8 +64,14 @@ class VenueModel:
         """Table -> its terminal's status."""
         self.snapshots: dict[str, Snapshot] = {}
         """Table -> its latest full snapshot (board, history)."""
-        self.assignments: dict[str, dict[str, Any]] = {}
+        self.assignments: dict[str, Assignment] = {}
         """Table -> its assignment in the round."""
+        self.garbage = 0
+        """Payloads dropped: too large, or not the record their topic carries."""
+        self.notes: dict[tuple[str, str], str] = {}
+        """(table, topic suffix) -> why its latest payload there was dropped (shown
+        on the table's card); gone once one there reads."""
+        self._said = Notices()
         self.broker_connected = False
         """Whether the server is connected to the broker."""
         self.event: EventState | None = None
@@ -57,37 +82,70 @@ class VenueModel:
 
     # --- in -------------------------------------------------------------------------------
     def take(self, topic: str, payload: bytes) -> None:
-        """One message from the broker."""
+        """One message from the broker: read into its record, or dropped and counted.
+        Never raises: one table's message must not stop the page for every table."""
         try:
             table, suffix = parse_topic(topic)
         except TopicError:
             return
-        if table.venue != self.venue:
+        if table.venue != self.venue or suffix not in _TOPICS:
             return
-        name = table.table
+        try:
+            bad = self._take(table.table, suffix, payload)
+        except Exception:  # a bug of ours must not silence the page for every table
+            log.exception("venue page: %s: cannot take %r", topic, payload[:80])
+            return
+        if bad is not None:
+            self._bad(table.table, suffix, bad)
+        else:
+            self.notes.pop((table.table, suffix), None)
+        if suffix == "state":
+            return  # the board and moves are fetched on demand: no push
+        self._push({"type": "table", "table": self.summary(table.table)})
+        self.standings_due = self.event is not None
+
+    def _take(self, name: str, suffix: str, payload: bytes) -> BadDocument | None:
+        """Keep what ``payload`` says about table ``name``; why not, if it does not read."""
         if suffix == "status":
+            bad = bad_status(payload)
+            if bad is not None:
+                return bad
             self.online[name] = payload.strip() == b"online"
         elif suffix == "live":
             # empty: removed (a clean stop); one that does not read: the last good one
             # is kept and the table is stale (HeldDocument, the console's rule too)
-            self.live.setdefault(name, HeldDocument()).take(payload, self.wall_ms())
+            got = self.live.setdefault(name, HeldDocument()).take(payload, self.wall_ms())
+            if isinstance(got, BadDocument):
+                return got
         elif suffix == "state":
             snap = read_snapshot(payload) if payload else None
-            if snap is None or isinstance(snap, BadDocument):
+            if isinstance(snap, BadDocument):
+                return snap  # the last good board stays
+            if snap is None:
                 self.snapshots.pop(name, None)
             else:
                 self.snapshots[name] = snap
-            return  # the board and moves are fetched on demand: no push
         elif suffix == "assignment":
-            doc = _json(payload)
-            if doc is None:
+            if not payload:
                 self.assignments.pop(name, None)
-            else:
-                self.assignments[name] = doc
-        else:
-            return
-        self._push({"type": "table", "table": self.summary(name)})
-        self.standings_due = self.event is not None
+                return None
+            bad = oversize("assignment", payload)
+            if bad is not None:
+                return bad
+            try:
+                self.assignments[name] = _assignment.decode(payload)
+            except msgspec.MsgspecError as exc:  # the reason without the payload: said once
+                return BadDocument(
+                    f"bad assignment: {exc}: {payload[:80]!r}", f"bad assignment: {exc}"
+                )
+        return None
+
+    def _bad(self, name: str, suffix: str, bad: BadDocument) -> None:
+        self.garbage += 1
+        self.notes[(name, suffix)] = bad.said
+        line = self._said.first(f"{self.venue}/{name}", bad)
+        if line is not None:
+            log.warning("venue page: table %s (dropped: %s)", line, bad)
 
     def set_connected(self, connected: bool) -> None:
         """The server's broker connection came or went."""
@@ -121,7 +179,9 @@ class VenueModel:
             "result": _plain(rep.result) if rep and rep.result else None,
             # the clocks were read at published_at_ms; the page moves the running one on
             "age_ms": held.age_ms(now),
-            "assignment": self.assignments.get(name),
+            "assignment": _plain(self.assignments[name]) if name in self.assignments else None,
+            # why the table's latest message was dropped ("bad live document: ...")
+            "note": "; ".join(v for (t, _), v in sorted(self.notes.items()) if t == name) or None,
         }
 
     def standings(self) -> list[dict[str, Any]]:
@@ -133,8 +193,15 @@ class VenueModel:
         if self.event is None:
             return []
         out = []
-        for div in self.event.divisions.values():
-            now = round_standings(div, self._game_of)
+        event = self.event
+        for div in event.divisions.values():
+
+            def game_at(
+                rnd: int, pair: tuple[int, int], div: DivisionState = div
+            ) -> TableGame | None:
+                return self._game_at(event, div, rnd, pair)
+
+            now = round_standings(div, game_at)
             play = now.in_play
             out.append(
                 {
@@ -158,16 +225,25 @@ class VenueModel:
         self.standings_due = False
         self._push({"type": "standings", "divisions": self.standings()})
 
-    def _game_of(self, first: str, second: str) -> TableGame | None:
-        """The game of ``first`` and ``second`` as its table reports it (a game over
-        counts by its ruled result in the standings, signed or not)."""
-        for held in self.live.values():
-            if held.live is None:
-                continue
-            game = TableGame.of(held.live.state)
-            if game is not None and set(game.players) == {first, second}:
-                return game
-        return None
+    def _game_at(
+        self, event: EventState, div: DivisionState, rnd: int, pair: tuple[int, int]
+    ) -> TableGame | None:
+        """The game of ``pair`` in round ``rnd`` as the table the round assigned it
+        reports it (a game over counts by its ruled result in the standings, signed
+        or not), if that table shows this game (:func:`assigned_game`): by table and
+        assignment, so a table naming another game's players moves nothing."""
+        try:
+            at = next(
+                a
+                for a in round_assignments(event, rnd)
+                if a.division == div.spec.name and a.seeds == pair
+            )
+        except (StopIteration, EngineError):
+            return None
+        held = self.live.get(at.table_name)
+        if held is None or held.live is None:
+            return None
+        return assigned_game(held.live.state, at)
 
     def everything(self) -> dict[str, Any]:
         """The whole venue, for a page that just loaded."""
@@ -239,22 +315,16 @@ def _plain(value: object) -> Any:
     return msgspec.json.decode(msgspec.json.encode(value))
 
 
-def _json(payload: bytes) -> dict[str, Any] | None:
-    if not payload:
-        return None
-    try:
-        doc = json.loads(payload)
-    except ValueError:
-        return None
-    return doc if isinstance(doc, dict) else None
-
-
 def _order(name: str) -> tuple[int, str]:
     digits = "".join(ch for ch in name if ch.isdigit())
     return (int(digits) if digits else 1 << 30, name)
 
 
+_TOPICS = ("live", "status", "state", "assignment")
+"""What the page reads of each table."""
+
+
 def table_topics(venue: str) -> list[str]:
     """The subscriptions of a venue page (the viewer's rights: docs/mqtt.md)."""
     base = TableTopics(venue, "x").base.rsplit("/", 1)[0]
-    return [f"{base}/+/{suffix}" for suffix in ("live", "status", "state", "assignment")]
+    return [f"{base}/+/{suffix}" for suffix in _TOPICS]

@@ -65,7 +65,7 @@ def test_an_unsigned_resignation_counts_as_ruled_and_a_game_in_play_as_it_stands
     )
     assert not playing.over
     games = {frozenset(g.players): g for g in (resigned, playing)}
-    now = round_standings(div, lambda a, b: games.get(frozenset((a, b))))
+    now = round_standings(div, lambda _rnd, p: games.get(frozenset(map(div.name, p))))
     assert (now.complete, now.label) == (0, "before round 1")
     assert now.in_play is not None
     assert (now.in_play.round, now.in_play.results, now.in_play.games) == (1, 0, 2)
@@ -109,7 +109,7 @@ def test_after_round_n_is_the_complete_rounds_and_a_bye_is_no_result_to_wait_for
         "through round 2, the results in so far (round 2 in play: 1 of 2 results in)"
     )
     # the console's and the page's: the same block, and the round in play apart
-    live = round_standings(div, lambda a, b: None)
+    live = round_standings(div, lambda _rnd, _pair: None)
     assert (live.complete, live.standings) == (1, now.standings)
     assert live.in_play is not None
     assert live.in_play.standings == div.standings(2)

@@ -62,6 +62,8 @@ function draw(name) {
   }
   // worded by the server (a game over: who won and why, never the bare scores)
   html += `<div class="phase">${esc(d.phase_text)}</div>`;
+  // what the table sent that the server dropped (the card stays stale meanwhile)
+  if (d.note) html += `<div class="note">${esc(d.note)}</div>`;
   el.innerHTML = html;
 }
 
