@@ -141,6 +141,12 @@ async def test_venue_runs_the_broker_and_archives_a_table(tmp_path: Path) -> Non
         assert hub_out.has(f"Venue screen: http://127.0.0.1:{page}/ (venue club)")
         venue = await asyncio.to_thread(_get_json, f"http://127.0.0.1:{page}/venue")
         assert [t["table"] for t in venue["tables"]] == ["t1"]
+        # the page reads with the viewer's login, the archive with the hub's
+        connected = [ln for ln in (data / "mosquitto.log").read_text().splitlines()
+                     if "New client connected" in ln]  # fmt: skip
+        assert any("rackclock-viewer-club-page" in ln and "u'viewer'" in ln for ln in connected)
+        assert any("u'hub'" in ln for ln in connected)
+        assert not any("u'director'" in ln for ln in connected)
         assert venue["tables"][0]["players"] == ["Ann Lee", "Ben Ray"]
         # the game ends: the hub fetches the log
         assert table.stdin is not None
