@@ -29,6 +29,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from firmware_bridge.mqtt.topics import MAX_MESSAGE_BYTES
+
 __all__ = [
     "INSTALL_HINT",
     "START_TIMEOUT_S",
@@ -118,6 +120,9 @@ class BrokerConfig:
     """An ACL (deploy/mosquitto/make_acl.py)."""
     max_queued_messages: int = 10000
     """Per persistent session."""
+    message_size_limit: int = MAX_MESSAGE_BYTES
+    """The largest payload the broker takes: a bigger message is dropped at the door,
+    not forwarded to every subscriber (the consumers refuse it too)."""
     extra: str = ""
     """More configuration lines, appended as they are."""
 
@@ -135,6 +140,7 @@ def config_text(cfg: BrokerConfig, *, euid: int | None = None) -> str:
         "log_type notice",
         "log_type information",
         f"max_queued_messages {cfg.max_queued_messages}",
+        f"message_size_limit {cfg.message_size_limit}",
         "set_tcp_nodelay true",
     ]
     if cfg.password_file is not None:
