@@ -6,9 +6,11 @@ that broker. The managed broker is safe by default: on the first start the venue
 makes a login for each role and each table (:mod:`firmware_bridge.venue.logins`),
 kept in ``<data>/logins/`` and printed once with the connection lines, and an ACL
 that confines each table to its own topics; nobody connects without one (``--open``
-says otherwise, out loud). It listens on every interface, or with ``--local`` on
-this machine only, and says which. It prints how tables, clocks and directors connect, then runs the
-hub (:mod:`firmware_bridge.venue.hub`), which archives every table under
+says otherwise, out loud). It listens on every interface, with ``--local`` on this
+machine only, or with ``--listen ADDRESS`` on that address, and says which.
+
+It prints how tables, clocks and directors connect, then runs the hub
+(:mod:`firmware_bridge.venue.hub`), which archives every table under
 ``<data>/archive/<venue>/``: the latest state (``<table>.json``) whenever one
 arrives, and the whole game log
 (``<table>.jsonl``, fetched with the director command ``get_log``) whenever a
@@ -50,6 +52,11 @@ def register(sub: Any) -> None:
     cmd.add_argument("--data", type=Path, help="data folder (default: the user's data dir)")
     cmd.add_argument(
         "--local", action="store_true", help="listen on 127.0.0.1 only (default: every interface)"
+    )
+    cmd.add_argument(
+        "--listen",
+        metavar="ADDRESS",
+        help="listen on this address only (one of this machine's, e.g. the venue LAN's)",
     )
     cmd.add_argument(
         "--tables",
@@ -143,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
         scheme = "mqtts" if settings.tls is not None else "mqtt"
         _say(out, f"rackclock venue: using the broker {host}:{port}; data in {data}")
     else:
-        bind = "127.0.0.1" if args.local else "0.0.0.0"
+        bind = args.listen or ("127.0.0.1" if args.local else "0.0.0.0")
         password_file = args.password_file.resolve() if args.password_file else None
         acl_file = args.acl_file.resolve() if args.acl_file else None
         if password_file is None and not args.open:
@@ -172,9 +179,15 @@ def run(args: argparse.Namespace) -> int:
             page_url = broker.url(user="viewer", password=logins.passwords["viewer"])
         else:
             url = broker.url(user=args.user or ("director" if args.password_file else None))
-        host = "127.0.0.1" if args.local else lan_address()
+        host = bind if bind != "0.0.0.0" else lan_address()
         port, scheme = args.port, "mqtt"
-        where = "this machine only" if args.local else "every interface: this whole network"
+        where = (
+            "every interface: anyone on this machine's networks can reach it"
+            if bind == "0.0.0.0"
+            else "this machine only"
+            if bind == "127.0.0.1"
+            else f"{bind} only"
+        )
         who = (
             f"logins only, kept in {logins.folder}"
             if logins is not None
@@ -202,7 +215,7 @@ def run(args: argparse.Namespace) -> int:
     _say(out, "Stop with ctrl+c.")
     page: tuple[str, int, str] | None = None
     if args.page is not None:
-        page = (args.venue, args.page, "127.0.0.1" if args.local else "0.0.0.0")
+        page = (args.venue, args.page, args.listen or ("127.0.0.1" if args.local else "0.0.0.0"))
         _say(out, f"Venue screen: http://{host}:{args.page}/ (venue {args.venue})")
     try:
         asyncio.run(run_hub(url, data / "archive", page, args.event, page_url=page_url))

@@ -24,7 +24,7 @@ from clock.timeline import MonotonicTimeline
 from engine.events import Adjusted, GameStarted
 from firmware_bridge.mqtt.connection import parse_url
 from firmware_bridge.mqtt.topics import MAX_MESSAGE_BYTES, TableTopics
-from firmware_bridge.venue.broker import find_mosquitto, free_port
+from firmware_bridge.venue.broker import find_mosquitto, free_port, listening
 from firmware_bridge.venue.director_link import DirectorLink
 from firmware_bridge.venue.logins import LoginsError, VenueLogins, verify_hash
 from firmware_bridge.venue.page.server import CONTENT_SECURITY_POLICY, VenuePage
@@ -130,6 +130,12 @@ class Watch:
             payload = msg.payload if isinstance(msg.payload, bytes) else b""
             self.got.append((msg.topic.value, len(payload)))
 
+    async def stop(self) -> None:
+        """Stop reading (and take the reader's end, so nothing is left unretrieved)."""
+        self.task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, aiomqtt.MqttError):
+            await self.task
+
     async def settle(self) -> list[tuple[str, int]]:
         """Everything that arrived before a fresh sentinel, then cleared."""
         self.n += 1
@@ -193,7 +199,7 @@ async def test_each_login_writes_only_what_its_role_may(
         assert [t for t, _ in await watch.settle()] == [
             f"{t1}/director/commands", f"{t1}/assignment",
         ]  # fmt: skip
-        watch.task.cancel()
+        await watch.stop()
 
 
 async def test_a_message_over_the_size_limit_is_not_delivered(
@@ -211,7 +217,7 @@ async def test_a_message_over_the_size_limit_is_not_delivered(
         async with client(broker, logins, "t1") as t1:
             await t1.publish(live, b"x" * MAX_MESSAGE_BYTES, qos=1)
         assert await watch.settle() == [(live, MAX_MESSAGE_BYTES)]
-        watch.task.cancel()
+        await watch.stop()
 
 
 def test_a_later_start_keeps_the_logins_and_adds_tables(tmp_path: Path) -> None:
@@ -298,14 +304,18 @@ async def test_another_login_cannot_take_a_tables_client_id(
                 got.append(msg.payload if isinstance(msg.payload, bytes) else b"")
 
         reader = asyncio.create_task(read())
-        # the viewer, with the table's client id: refused, the table keeps its session
-        with contextlib.suppress(aiomqtt.MqttError):
-            async with client(broker, logins, "viewer", identifier=table_id):
-                pass
-        async with client(broker, logins, "director") as director:
-            await director.publish(commands, b'{"id":"c1"}', qos=1)
-        await wait_for(lambda: got == [b'{"id":"c1"}'], "the command at the table", 2.0)
-        reader.cancel()
+        try:
+            # the viewer, with the table's client id: refused, the table keeps its session
+            with contextlib.suppress(aiomqtt.MqttError):
+                async with client(broker, logins, "viewer", identifier=table_id):
+                    pass
+            async with client(broker, logins, "director") as director:
+                await director.publish(commands, b'{"id":"c1"}', qos=1)
+            await wait_for(lambda: got == [b'{"id":"c1"}'], "the command at the table", 2.0)
+        finally:
+            reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, aiomqtt.MqttError):
+                await reader
 
 
 async def test_the_table_and_the_director_work_on_their_logins(
@@ -329,3 +339,23 @@ async def test_the_table_and_the_director_work_on_their_logins(
             assert reply["accepted"] is True
             assert svc.state.scores == (0, 5)
     assert log_rows(tmp_path / "t1.sqlite")[-1].body["actor"] == "director"
+
+
+async def test_it_listens_where_asked_and_says_so(tmp_path: Path) -> None:
+    if find_mosquitto() is None:
+        missing_part("mosquitto is not installed: apt-get install mosquitto")
+    port = free_port()
+    proc = await asyncio.create_subprocess_exec(
+        RACKCLOCK, "venue", "--port", str(port), "--data", str(tmp_path), "--listen", "127.0.0.2",
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    assert proc.stdout is not None
+    try:
+        first = (await asyncio.wait_for(proc.stdout.readline(), 15)).decode()
+        assert f"mosquitto listening on 127.0.0.2:{port} (127.0.0.2 only)" in first
+        assert "logins only" in first
+        assert listening(port, "127.0.0.2")
+        assert not listening(port, "127.0.0.1")
+    finally:
+        proc.send_signal(signal.SIGINT)
+        await asyncio.wait_for(proc.communicate(), 15)
