@@ -102,6 +102,7 @@ async def test_venue_runs_the_broker_and_archives_a_table(tmp_path: Path) -> Non
     )  # fmt: skip
     hub_out = Lines(hub)
     table: asyncio.subprocess.Process | None = None
+    clock: asyncio.subprocess.Process | None = None
     try:
         await wait_for(lambda: hub_out.has("Stop with ctrl+c"), "the connection lines")
         # safe by default: a login per table and per role, printed once with its password
@@ -124,6 +125,13 @@ async def test_venue_runs_the_broker_and_archives_a_table(tmp_path: Path) -> Non
             stderr=asyncio.subprocess.DEVNULL,
         )  # fmt: skip
         table_out = Lines(table)
+        # the table's clock, on the same printed URL (the table's login)
+        clock = await asyncio.create_subprocess_exec(
+            RACKCLOCK, "emulate-clock", "--mqtt", t1_url,
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.DEVNULL,
+        )  # fmt: skip
+        await wait_for(lambda: table_out.has('"online": true'), "the clock online at the table")
         state_file = data / "archive" / "club" / "t1.json"
 
         def archived_game() -> bool:
@@ -163,7 +171,8 @@ async def test_venue_runs_the_broker_and_archives_a_table(tmp_path: Path) -> Non
         # the hub says so once the file is in place: wait for its line
         await wait_for(lambda: hub_out.has("archived club/t1: 2 events"), "the archive's line")
         assert table_out.has('"type": "Resigned"')
-        # ctrl+c: the table first (its terminal says offline), then the hub
+        # ctrl+c: the clock and the table first (its terminal says offline), then the hub
+        assert await stop(clock) in (0, 130)
         assert await stop(table) in (0, 130)
         await table_out.close()
         await wait_for(lambda: hub_out.has("table club/t1: offline"), "the table offline")
@@ -176,7 +185,7 @@ async def test_venue_runs_the_broker_and_archives_a_table(tmp_path: Path) -> Non
         assert b"Traceback" not in err
         assert not (data / "mosquitto.pid").exists()
     finally:
-        for proc in (table, hub):
+        for proc in (clock, table, hub):
             if proc is not None and proc.returncode is None:
                 proc.kill()
                 await proc.wait()
