@@ -359,3 +359,11 @@ async def test_it_listens_where_asked_and_says_so(tmp_path: Path) -> None:
     finally:
         proc.send_signal(signal.SIGINT)
         await asyncio.wait_for(proc.communicate(), 15)
+
+
+def test_doctests() -> None:
+    import doctest
+
+    from firmware_bridge.venue import logins
+
+    assert doctest.testmod(logins).failed == 0
