@@ -233,6 +233,12 @@ def test_a_later_start_keeps_the_logins_and_adds_tables(tmp_path: Path) -> None:
     assert set(hashed) == {"director", "hub", "viewer", "t1", "t2", "t3"}
     assert all(verify_hash(again.passwords[n], h) for n, h in hashed.items())
     assert "user t3" in again.acl_file.read_text()
+    # the hash is mosquitto_passwd's: its own file (deploy/mosquitto) verifies
+    example = Path(__file__).parents[2] / "deploy" / "mosquitto" / "passwd.example"
+    director = example.read_text().splitlines()[0].split(":", 1)
+    assert director[0] == "director"
+    assert verify_hash("director-example", director[1])
+    assert not verify_hash("director-wrong", director[1])
     (tmp_path / "logins.json").write_text("{not json")
     with pytest.raises(LoginsError, match=r"logins\.json"):
         VenueLogins.ensure(tmp_path, 3)
