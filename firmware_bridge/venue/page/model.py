@@ -92,16 +92,16 @@ class VenueModel:
             return
         try:
             bad = self._take(table.table, suffix, payload)
+            if bad is not None:
+                self._bad(table.table, suffix, bad)
+            else:
+                self.notes.pop((table.table, suffix), None)
+            if suffix == "state":
+                return  # the board and moves are fetched on demand: no push
+            self._push({"type": "table", "table": self.summary(table.table)})
         except Exception:  # a bug of ours must not silence the page for every table
             log.exception("venue page: %s: cannot take %r", topic, payload[:80])
             return
-        if bad is not None:
-            self._bad(table.table, suffix, bad)
-        else:
-            self.notes.pop((table.table, suffix), None)
-        if suffix == "state":
-            return  # the board and moves are fetched on demand: no push
-        self._push({"type": "table", "table": self.summary(table.table)})
         self.standings_due = self.event is not None
 
     def _take(self, name: str, suffix: str, payload: bytes) -> BadDocument | None:
@@ -223,7 +223,12 @@ class VenueModel:
     def push_standings(self) -> None:
         """Send the standings to the browsers (the server calls it at most once a second)."""
         self.standings_due = False
-        self._push({"type": "standings", "divisions": self.standings()})
+        try:
+            divisions = self.standings()
+        except Exception:  # a bug of ours must not stop the standings for good
+            log.exception("venue page: cannot work out the standings")
+            return
+        self._push({"type": "standings", "divisions": divisions})
 
     def _game_at(
         self, event: EventState, div: DivisionState, rnd: int, pair: tuple[int, int]
