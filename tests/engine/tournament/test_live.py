@@ -5,9 +5,11 @@ scores now. An unsigned resignation by the player ahead is his loss at once."""
 from __future__ import annotations
 
 from engine.events import ClockPressed, Event, GameStarted, Resigned, TilesPlaced
+from engine.rules.game_report import LiveReport
 from engine.rules.replay import replay as replay_game
 from engine.rules.replay import report
-from engine.tournament.live import TableGame, round_standings, standings_label
+from engine.tournament.assignment import Assignment
+from engine.tournament.live import TableGame, assigned_game, round_standings, standings_label
 from engine.tournament.pairing.pair_round import draw
 from engine.tournament.records import Created, Paired, Result
 from engine.tournament.state import replay
@@ -116,3 +118,21 @@ def test_after_round_n_is_the_complete_rounds_and_a_bye_is_no_result_to_wait_for
     event.apply(Result("A", 2, 2, 5, (300, 310)))
     done = round_standings(div)
     assert (done.label, done.in_play) == ("after round 2", None)
+
+
+def test_a_table_shows_its_assigned_game_only() -> None:
+    """Live standings find a game by its table and assignment: a report naming other
+    players, or another round or division, is not that table's assigned game."""
+    at = Assignment(table=1, division="A", round=2, players=("Ann", "Ben"), variant="naspa")
+    mine = LiveReport(players=("Ben", "Ann"), scores=(30, 12), round=2, division="A")
+    game = assigned_game(mine, at)
+    assert game is not None
+    assert (game.players, game.scores) == (("Ben", "Ann"), (30, 12))
+    assert assigned_game(LiveReport(players=("Ben", "Ann")), at) is not None  # says no round
+    for other in (
+        LiveReport(players=("Cyd", "Dee")),
+        LiveReport(players=("Ann", "Ann")),
+        LiveReport(players=("Ann", "Ben"), round=1),
+        LiveReport(players=("Ann", "Ben"), division="B"),
+    ):
+        assert assigned_game(other, at) is None
