@@ -51,3 +51,18 @@ async def test_only_the_table_asked_may_answer(mosquitto: Broker) -> None:
             await task
         assert reply["from"] == "t1"
         assert link.garbage == 1
+
+
+async def test_a_bad_status_is_dropped_and_said_once(mosquitto: Broker) -> None:
+    """A status that is neither online nor offline changes nothing and is said once."""
+    t1 = TableTopics("club", "t1")
+    link = DirectorLink(parse_url(mosquitto.url()), desk="desk-2")
+    async with link:
+        await wait_for(link.session.connected.is_set, "the director's connection")
+        async with aiomqtt.Client(mosquitto.host, mosquitto.port, identifier="test-t1") as c:
+            await c.publish(t1.status, b"online", qos=1)
+            await c.publish(t1.status, b"maybe", qos=1)
+            await c.publish(t1.status, b"maybe", qos=1)
+        await wait_for(lambda: link.garbage == 2, "both bad statuses")
+    assert link.tables[t1].online is True
+    assert link.notices == ["club/t1: bad status: neither online nor offline"]
