@@ -247,6 +247,8 @@ class DirectorApp(App[int]):
     # --- the overview -------------------------------------------------------------------------
     def refresh_overview(self) -> None:
         """Recompute every row and redraw the overview (keeping the cursor's table)."""
+        if not self.query("#overview"):
+            return  # the app is closing: the timer's last tick came after its widgets went
         wall = time.time_ns() // 1_000_000
         alert = self.config.neutral_alert_s * 1000
         if self.config.broker is not None:
