@@ -12,6 +12,8 @@ step, throws in any event of the public vocabulary from any actor, or lets time 
 - **the director can always take over**: a director's end of the game with a stated
   result is accepted in every phase before the result, and a stopped clock can be
   restarted by the director (or, awaiting a verdict, the director's verdict is taken).
+  Both are judged on the game as it stands when the director acts: an overtime cutoff
+  that fell in between has ended it already.
 
 The first version of this test, run on the code as it stood, failed on exactly the
 dead end found at a table: after an overdraw nothing the table could type ended it
@@ -185,6 +187,32 @@ def finish_at_the_table(state: GameState, t: int) -> str | None:
     return f"no result after {MAX_STEPS} steps: {state.describe_phase()}"
 
 
+def take_over(state: GameState, t: int) -> str | None:
+    """The director ends the game at ``t`` with a stated result and restarts a stopped
+    clock (or, awaiting a verdict, gives it); None when both are taken, else what was
+    refused.
+
+    The director acts at ``t``, so on the game as it stands then: a deadline that fell
+    since the last event (an overtime cutoff nobody woke the table for) has already
+    taken effect, and a game it ended is over before the director comes (NASPA: the
+    game ends when a clock passes -10:00; rules-matrix "Overtime cutoff").
+    """
+    s = advance(state, t)
+    if s.phase is Phase.OVER:
+        return None
+    end = ResultDeclared(by="Dee", reason="director's ruling", actor="director")
+    if _try(s, end, t) is None:
+        return f"director's end refused in {s.phase.value}: {s.describe_phase()}"
+    if s.clock.neutral:
+        if s.phase is Phase.CHALLENGE:
+            take: Event = Adjudicated(acceptable=True, by="director", actor="director")
+        else:
+            take = Resumed(by="Dee", director=True, actor="director")
+        if _try(s, take, t) is None:
+            return f"the director cannot restart the clock in {s.phase.value}: {s.describe_phase()}"
+    return None
+
+
 class Table(RuleBasedStateMachine):
     """One table, any variant, either mode."""
 
@@ -238,19 +266,8 @@ class Table(RuleBasedStateMachine):
 
     @invariant()
     def the_director_can_take_over(self) -> None:
-        s, t = self.state, self.t + 1
-        if s.phase is Phase.OVER:
-            return
-        end = ResultDeclared(by="Dee", reason="director's ruling", actor="director")
-        assert _try(s, end, t) is not None, f"director's end refused in {s.phase.value}"
-        if s.clock.neutral:
-            if s.phase is Phase.CHALLENGE:
-                take: Event = Adjudicated(acceptable=True, by="director", actor="director")
-            else:
-                take = Resumed(by="Dee", director=True, actor="director")
-            assert _try(s, take, t) is not None, (
-                f"the director cannot restart the clock in {s.phase.value}: {s.describe_phase()}"
-            )
+        problem = take_over(self.state, self.t + 1)
+        assert problem is None, problem
 
 
 TestTable = Table.TestCase
@@ -260,3 +277,22 @@ TestTable.settings = settings(
     deadline=None,
     suppress_health_check=list(HealthCheck),
 )
+
+
+def test_the_director_comes_after_a_cutoff_nobody_woke_for() -> None:
+    """Found by the machine: Dee's clock runs from 0 with no other event; at 35:00 it
+    passes -10:00 (25 minutes + the NASPA cutoff) and the game ends there, with no
+    ``time_checked`` to record it. The director's end at that instant comes after the
+    result, so it is refused; one millisecond earlier it is taken."""
+    start = GameStarted(t=0, variant="naspa-csw", players=("Dee", "Fay"), mode="board")
+    state = apply(GameState(), start)
+    cutoff = 25 * 60_000 + 10 * 60_000
+    assert state.phase is Phase.PLAYING
+    assert take_over(state, cutoff - 1) is None
+    assert take_over(state, cutoff) is None
+    end = ResultDeclared(by="Dee", reason="director's ruling", actor="director")
+    assert _try(state, end, cutoff - 1) is not None
+    assert _try(state, end, cutoff) is None
+    over = advance(state, cutoff)
+    assert over.result is not None
+    assert over.result.reason == "cutoff"
