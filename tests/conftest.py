@@ -34,7 +34,8 @@ def _require() -> str:
 
 @pytest.fixture
 def mosquitto_factory(tmp_path: Path) -> Iterator[BrokerFactory]:
-    """Start brokers: ``factory(password_file=, acl_file=, extra="", persistence=True)``.
+    """Start brokers: ``factory(password_file=, acl_file=, extra="", persistence=True,
+    message_size_limit=None)`` (None: the venue's own limit; 0: none).
 
     Each gets its own directory under ``tmp_path``; all are stopped at the end.
     """
@@ -47,6 +48,7 @@ def mosquitto_factory(tmp_path: Path) -> Iterator[BrokerFactory]:
         acl_file: Path | None = None,
         extra: str = "",
         persistence: bool = True,
+        message_size_limit: int | None = None,
     ) -> Broker:
         home = tmp_path / f"mosquitto-{len(brokers)}"
         last: Exception | None = None
@@ -59,6 +61,9 @@ def mosquitto_factory(tmp_path: Path) -> Iterator[BrokerFactory]:
                 password_file=password_file,
                 acl_file=acl_file,
                 extra=extra,
+                **(
+                    {} if message_size_limit is None else {"message_size_limit": message_size_limit}
+                ),
             )
             broker = Broker.configure(cfg, home, exe=exe)
             try:

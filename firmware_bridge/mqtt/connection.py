@@ -37,7 +37,13 @@ from paho.mqtt import client as paho_client
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
-from firmware_bridge.mqtt.topics import TableTopics, TopicError, client_id, table_from_path
+from firmware_bridge.mqtt.topics import (
+    MAX_PACKET_BYTES,
+    TableTopics,
+    TopicError,
+    client_id,
+    table_from_path,
+)
 
 __all__ = [
     "DEFAULT_KEEPALIVE_S",
@@ -548,6 +554,9 @@ class MqttSession:
         if b.protocol == 5:
             props = _properties(PacketTypes.CONNECT)
             props.SessionExpiryInterval = self.session_expiry_s
+            # a broker without a size limit (one not the venue's) must not hand us a
+            # message no consumer of ours reads whole (MQTT 5 3.1.2.11.4)
+            props.MaximumPacketSize = MAX_PACKET_BYTES
         client = aiomqtt.Client(
             b.host,
             b.port,

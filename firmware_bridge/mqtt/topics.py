@@ -39,6 +39,7 @@ __all__ = [
     "DEFAULT_VENUE",
     "MAX_DOCUMENT_BYTES",
     "MAX_MESSAGE_BYTES",
+    "MAX_PACKET_BYTES",
     "PREFIX",
     "Role",
     "TableTopics",
@@ -61,6 +62,12 @@ MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 """The largest message of all, on the broker (its ``message_size_limit``) and in a
 director's link: a table's answer to ``get_log`` carries its whole game log (about
 7 KiB a game, every game of the day at that table)."""
+MAX_PACKET_BYTES = MAX_MESSAGE_BYTES + 64 * 1024
+"""The largest packet a client of ours accepts (MQTT 5's Maximum Packet Size, sent on
+connect): the largest message with room for its topic and properties. A broker of the
+venue's own never sends more (its ``message_size_limit``); one that has no limit drops
+a larger message for this client instead of sending it whole."""
+
 
 Role = Literal["clock", "service", "table", "director", "viewer", "bench"]
 """Who a client is: the clock device, the service's clock link, the table
