@@ -36,11 +36,13 @@ __all__ = [
     "document_age_ms",
     "is_stale",
     "oversize",
+    "read_document",
     "read_live",
     "read_snapshot",
 ]
 
 ReportT = TypeVar("ReportT", bound=LiveReport | GameReport)
+T = TypeVar("T")
 
 STALE_GRACE_MS = 1000
 """How far past its expiry a document may be before it is stale: its age is read
@@ -129,9 +131,9 @@ def oversize(kind: str, payload: bytes) -> BadDocument | None:
     return BadDocument(f"{cause} ({len(payload)} bytes): {payload[:40]!r}", cause)
 
 
-def _read(
-    decoder: msgspec.json.Decoder[TableDocument[ReportT]], kind: str, payload: bytes
-) -> TableDocument[ReportT] | BadDocument:
+def read_document(decoder: msgspec.json.Decoder[T], kind: str, payload: bytes) -> T | BadDocument:
+    """A table's ``kind`` message (``assignment``) read by ``decoder``, or why not:
+    too large (:func:`oversize`) or not one (msgspec's reason, quoting the payload)."""
     too_big = oversize(kind, payload)
     if too_big is not None:
         return too_big
@@ -143,12 +145,12 @@ def _read(
 
 def read_live(payload: bytes) -> LiveDocument | BadDocument:
     """A ``live`` payload (not empty: an empty one removes the document), or why not."""
-    return _read(_live, "live document", payload)
+    return read_document(_live, "live document", payload)
 
 
 def read_snapshot(payload: bytes) -> Snapshot | BadDocument:
     """A ``state`` payload (not empty), or why not."""
-    return _read(_snapshot, "snapshot", payload)
+    return read_document(_snapshot, "snapshot", payload)
 
 
 _MAX_NOTICES = 8

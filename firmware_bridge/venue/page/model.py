@@ -36,7 +36,7 @@ from firmware_bridge.venue.table_document import (
     Notices,
     Snapshot,
     bad_status,
-    oversize,
+    read_document,
     read_snapshot,
 )
 
@@ -129,15 +129,10 @@ class VenueModel:
             if not payload:
                 self.assignments.pop(name, None)
                 return None
-            bad = oversize("assignment", payload)
-            if bad is not None:
-                return bad
-            try:
-                self.assignments[name] = _assignment.decode(payload)
-            except msgspec.MsgspecError as exc:  # the reason without the payload: said once
-                return BadDocument(
-                    f"bad assignment: {exc}: {payload[:80]!r}", f"bad assignment: {exc}"
-                )
+            assignment = read_document(_assignment, "assignment", payload)
+            if isinstance(assignment, BadDocument):
+                return assignment
+            self.assignments[name] = assignment
         return None
 
     def _bad(self, name: str, suffix: str, bad: BadDocument) -> None:
