@@ -299,26 +299,30 @@ def _params(
         if not isinstance(table, dict):
             raise DataFileError(f"variant {source!r}: [{section}] must be a table")
         for key, spec in table.items():
-            key = prefix + key
-            if key not in _PARAMS:
-                raise DataFileError(f"variant {source!r}: unknown parameter {key!r}")
-            if isinstance(spec, dict):
-                extra = sorted(set(spec) - {"value", "source", "assumed"})
-                if extra:
-                    raise DataFileError(
-                        f"variant {source!r}: {key} has unknown field(s) {', '.join(extra)}"
-                    )
-                if "value" not in spec or "source" not in spec:
-                    raise DataFileError(
-                        f"variant {source!r}: {key} needs value and source, got {spec!r}"
-                    )
-                value, cited = spec["value"], str(spec["source"])
-                assumed = bool(spec.get("assumed"))
-            else:
-                # A bare override, e.g. from a director's file, is an assumption by definition.
-                value, cited, assumed = spec, f"{label} (director's override)", True
-            params[key] = Param(_value(key, value, source), cited, assumed, label)
+            params[prefix + key] = _param(prefix + key, spec, source, label)
     return params, label, str(doc.get("title", label))
+
+
+def _param(key: str, spec: Any, source: str, label: str) -> Param:
+    """One entry of a variant file's ``[params]`` or ``[event]`` (``key`` named as
+    :data:`_PARAMS` names it): ``{ value, source, assumed }``, or a bare value.
+
+    Raises:
+        DataFileError: An unknown parameter or field, a missing value or source, or
+            a value of the wrong kind, quoted.
+    """
+    if key not in _PARAMS:
+        raise DataFileError(f"variant {source!r}: unknown parameter {key!r}")
+    if not isinstance(spec, dict):
+        # A bare override, e.g. from a director's file, is an assumption by definition.
+        return Param(_value(key, spec, source), f"{label} (director's override)", True, label)
+    extra = sorted(set(spec) - {"value", "source", "assumed"})
+    if extra:
+        raise DataFileError(f"variant {source!r}: {key} has unknown field(s) {', '.join(extra)}")
+    if "value" not in spec or "source" not in spec:
+        raise DataFileError(f"variant {source!r}: {key} needs value and source, got {spec!r}")
+    value = _value(key, spec["value"], source)
+    return Param(value, str(spec["source"]), bool(spec.get("assumed")), label)
 
 
 def parse_variant(name: str, files: Mapping[str, VariantFile]) -> Variant:
