@@ -47,6 +47,7 @@ __all__ = [
     "client_id",
     "parse_topic",
     "table_from_path",
+    "table_order",
 ]
 
 PREFIX = "rackclock/v1"
@@ -220,3 +221,14 @@ def client_id(role: Role, venue: str, table: str, *, host: str | None = None) ->
     name = host if host is not None else socket.gethostname()
     safe = _UNSAFE.sub("_", name).strip("_") or "host"
     return f"rackclock-{role}-{_check('venue', venue)}-{_check('table', table)}-{safe}"
+
+
+def table_order(name: str) -> tuple[int, str]:
+    """The sort key of a table name, by its number: ``t2`` before ``t10``; a name
+    without digits last.
+
+    >>> sorted(["t10", "hall", "t2"], key=table_order)
+    ['t2', 't10', 'hall']
+    """
+    digits = "".join(ch for ch in name if ch.isdigit())
+    return (int(digits) if digits else 1 << 30, name)

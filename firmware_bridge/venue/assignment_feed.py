@@ -43,7 +43,14 @@ from firmware_bridge.mqtt.connection import (
     parse_url,
     parse_venue_url,
 )
-from firmware_bridge.mqtt.topics import PREFIX, Role, TableTopics, client_id, parse_topic
+from firmware_bridge.mqtt.topics import (
+    PREFIX,
+    Role,
+    TableTopics,
+    client_id,
+    parse_topic,
+    table_order,
+)
 
 if TYPE_CHECKING:
     from clock.tournament.ledger import Anchor
@@ -101,7 +108,7 @@ async def publish_assignments(
     try:
         await session.wait_connected(timeout_s)
         used = {a.table_name for a in assignments}
-        stale = sorted((set(held) | set(clear)) - used, key=_table_order)
+        stale = sorted((set(held) | set(clear)) - used, key=table_order)
         sent = [
             session.send(
                 TableTopics(venue, a.table_name).assignment,
@@ -226,11 +233,6 @@ async def _quiet(arrived: asyncio.Event) -> None:
 def _every_assignment(venue: str) -> str:
     """The wildcard over every table's ``assignment`` topic of ``venue``."""
     return f"{PREFIX}/{TableTopics(venue, 't1').venue}/+/assignment"
-
-
-def _table_order(name: str) -> tuple[int, str]:
-    digits = name.lstrip("t")
-    return (int(digits), name) if digits.isdigit() else (1 << 30, name)
 
 
 async def fetch_assignment(

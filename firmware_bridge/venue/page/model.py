@@ -29,7 +29,7 @@ from engine.tournament.assignment import Assignment, round_assignments
 from engine.tournament.live import TableGame, assigned_game, phase_words, round_standings
 from engine.tournament.standings import Standing
 from engine.tournament.state import DivisionState, EventState
-from firmware_bridge.mqtt.topics import TableTopics, TopicError, parse_topic
+from firmware_bridge.mqtt.topics import TableTopics, TopicError, parse_topic, table_order
 from firmware_bridge.venue.table_document import (
     BadDocument,
     HeldDocument,
@@ -247,7 +247,7 @@ class VenueModel:
 
     def everything(self) -> dict[str, Any]:
         """The whole venue, for a page that just loaded."""
-        names = sorted(set(self.live) | set(self.online) | set(self.assignments), key=_order)
+        names = sorted(set(self.live) | set(self.online) | set(self.assignments), key=table_order)
         return {
             "type": "venue",
             "venue": self.venue,
@@ -313,11 +313,6 @@ def _rows(div: DivisionState, table: list[Standing]) -> list[dict[str, Any]]:
 def _plain(value: object) -> Any:
     """Structs as the JSON the browser gets (lists, not tuples)."""
     return msgspec.json.decode(msgspec.json.encode(value))
-
-
-def _order(name: str) -> tuple[int, str]:
-    digits = "".join(ch for ch in name if ch.isdigit())
-    return (int(digits) if digits else 1 << 30, name)
 
 
 _TOPICS = ("live", "status", "state", "assignment")
