@@ -175,14 +175,13 @@ def results_report(
         variant = div.variant
         points = {"wins": "wins", "match_points": "MP", "vp": "VP"}[variant.event.points]
         spread = "" if not variant.spread_recorded else "margin" if points == "VP" else "spread"
-        players = {seed: div.players[seed - 1] for seed in range(1, len(div.players) + 1)}
-        name = max(len(p.name) for p in players.values())
-        club = max(4, *(len(p.club) for p in players.values()))
+        name = max(len(p.name) for p in div.players)
+        club = max(4, *(len(p.club) for p in div.players))
         head = f"  place  {'name':<{name}}  {'club':<{club}}  {points:<5}"
         out += ["", f"grade {div.spec.name} after round {upto}"]
         out.append(head + (f" {spread:>7}" if spread else "") + "  average")
         for row in rows:
-            p = players[row.seed]
+            p = div.players[row.seed - 1]
             line = f"  {_place(row, rows):>5}  {p.name:<{name}}  {p.club:<{club}}  {row.wins:<5g}"
             out.append(line + (f" {row.spread:>+7}" if spread else "") + f"  {row.average:>7.1f}")
         if unrated := [r for r in rows if r.unrated]:
