@@ -447,11 +447,13 @@ class EventLog:
         """``(count, hash of the last row)``; ``(0, ZERO_HASH)`` for an empty log."""
         return _read_head(self._db)
 
-    def records(self) -> Iterator[LogRecord]:
-        """Every row, refused ones included, in seq order."""
+    def records(self, *, refused_only: bool = False) -> Iterator[LogRecord]:
+        """Every row, refused ones included, in seq order; only the refused rows with
+        ``refused_only`` (what :meth:`events` leaves out)."""
+        where = " WHERE refused != 0" if refused_only else ""
         cur = self._db.execute(
             "SELECT seq, t, type, body, refused, reason, rule, prev_hash, hash"
-            " FROM events ORDER BY seq"
+            f" FROM events{where} ORDER BY seq"
         )
         for seq, t, typ, body, refused, reason, rule, prev_hash, digest in cur:
             yield LogRecord(

@@ -71,7 +71,7 @@ def load_log(path: Path) -> tuple[list[tuple[int, Event]], list[Rejected]]:
         OSError: The file cannot be read.
         engine.errors.EngineError: A SQLite file that is not a game log.
     """
-    events, bad, _ = load_log_with_refused(path)
+    events, bad, _ = _load(path, with_refused=False)
     return events, bad
 
 
@@ -85,14 +85,19 @@ def load_log_with_refused(
         OSError: The file cannot be read.
         engine.errors.EngineError: A SQLite file that is not a game log.
     """
+    return _load(path, with_refused=True)
+
+
+def _load(
+    path: Path, *, with_refused: bool
+) -> tuple[list[tuple[int, Event]], list[Rejected], list[Refused]]:
+    """A SQLite log's refused rows are read only ``with_refused``, and each row once
+    (the console reads a table's log again at each of its commits)."""
     if is_sqlite(path):
         with EventLog.open_readonly(path) as log:
             events = list(log.events())
-            refused = [
-                Refused(rec.seq, rec.event(), rec.reason or "", rec.rule or "")
-                for rec in log.records()
-                if rec.refused
-            ]
+            rows = log.records(refused_only=True) if with_refused else ()
+            refused = [Refused(r.seq, r.event(), r.reason or "", r.rule or "") for r in rows]
         register_variant_files(ev for _, ev in events)
         return events, [], refused
     data = path.read_bytes()
