@@ -112,7 +112,6 @@ from terminal_ui.shared.link_status import show_link
 from terminal_ui.shared.start import (
     QuitScreen,
     StartScreen,
-    initial_time,
     next_game,
     open_or_exit,
     start_screen,
@@ -246,9 +245,9 @@ class ScorekeeperApp(App[int]):
             return
         self._start = start_screen(spec, self.session.clock, CLOCK_KEYS)
         with contextlib.suppress(NoMatches):  # the screen is closing
-            time = initial_time(spec)
             for seat in (0, 1):
-                self.query_one(f"#p{seat}", SheetClock).waiting(seat, spec.players[seat], time)
+                clock = self.query_one(f"#p{seat}", SheetClock)
+                clock.waiting(seat, spec.players[seat], self._start.time)
         self.push_screen(self._start)
 
     async def start_game(self) -> None:

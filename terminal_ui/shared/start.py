@@ -29,7 +29,7 @@ from engine.events import GameStarted
 from engine.rules.replay import split_games
 from terminal_ui.shared.keys import key_label
 
-__all__ = ["QuitScreen", "StartScreen", "initial_time", "next_game", "start_screen"]
+__all__ = ["QuitScreen", "StartScreen", "next_game", "open_or_exit", "start_screen"]
 
 
 class StartScreen(ModalScreen[None]):
@@ -45,11 +45,13 @@ class StartScreen(ModalScreen[None]):
     }
     """
 
-    def __init__(self, lines: list[tuple[str, str]], starts: str, key: str) -> None:
+    def __init__(self, lines: list[tuple[str, str]], starts: str, key: str, time: str) -> None:
         super().__init__()
         self.lines = lines
         self.starts = starts
         self.key = key
+        self.time = time
+        """The clocks' reading before the game starts: its variant's initial time."""
         # Set at the first clock key: the game is being started. A second key before
         # this screen closes must not become a press after GameStarted, which would
         # end the starting player's first turn at once.
@@ -92,11 +94,12 @@ def start_screen(spec: TableSpec, clock: ClockSpec, clock_keys: tuple[str, str])
     """
     variant = load_variant(spec.variant)
     mode = spec.mode or variant.mode
+    time = clock_text(variant.initial_ms)
     lines = [
         ("Left", f"{spec.players[0]}  (clock key {key_label(clock_keys[0])})"),
         ("Right", f"{spec.players[1]}  (clock key {key_label(clock_keys[1])})"),
         ("Rules", variant.title),
-        ("Time", f"{clock_text(variant.initial_ms)} each"),
+        ("Time", f"{time} each"),
         ("Starts", spec.players[spec.first]),
         ("Mode", mode),
         ("Clock", clock.describe()),
@@ -106,7 +109,7 @@ def start_screen(spec: TableSpec, clock: ClockSpec, clock_keys: tuple[str, str])
         place = f"round {spec.round}" + (f", division {spec.division}" if spec.division else "")
         lines.insert(0, ("Event", place + (f", table {spec.table}" if spec.table else "")))
     either = " or ".join(key_label(k).split(" / ")[0] for k in clock_keys)
-    return StartScreen(lines, spec.players[spec.first], either)
+    return StartScreen(lines, spec.players[spec.first], either, time)
 
 
 def next_game(spec: TableSpec) -> TableSpec:
@@ -142,11 +145,6 @@ def untagged(spec: TableSpec) -> TableSpec:
     return replace(spec, round=None, division=None, table=None, event=None, event_id=None)
 
 
-def initial_time(spec: TableSpec) -> str:
-    """The clocks' reading before the game ``spec`` describes starts: its variant's time."""
-    return clock_text(load_variant(spec.variant).initial_ms)
-
-
 class QuitScreen(ModalScreen[bool]):
     """Quitting mid-game: the game is kept, and this says how to come back to it."""
 
@@ -179,3 +177,4 @@ class QuitScreen(ModalScreen[bool]):
                 id="quit-resume",
             )
             yield Label("y: quit   n / Escape: back to the game")
+
