@@ -110,10 +110,10 @@ from terminal_ui.shared.help import HelpScreen, help_text
 from terminal_ui.shared.keys import CLOCK_KEYS, bindings
 from terminal_ui.shared.link_status import show_link
 from terminal_ui.shared.start import (
-    QuitScreen,
     StartScreen,
     next_game,
     open_or_exit,
+    quit_or_ask,
     start_screen,
 )
 from terminal_ui.shared.theme import HIGH_CONTRAST
@@ -562,13 +562,7 @@ class ScorekeeperApp(App[int]):
 
     async def action_quit(self) -> None:
         """Quit; mid-game, ask first and say how to resume (the table terminal's dialog)."""
-        if self.state.phase in (Phase.NOT_STARTED, Phase.OVER) or isinstance(
-            self.screen, QuitScreen
-        ):
-            self.exit(0)
-            return
-        resume = f"rackclock scorekeeper --log {self.config.log}"
-        self.push_screen(QuitScreen(resume), lambda quit_: self.exit(0) if quit_ else None)
+        quit_or_ask(self, self.state.phase, f"rackclock scorekeeper --log {self.config.log}")
 
     def action_next_game(self) -> None:
         """After the end: the next game, the same players in swapped seats (the one who

@@ -27,9 +27,10 @@ from engine.clocktext import clock_text
 from engine.errors import EngineError
 from engine.events import GameStarted
 from engine.rules.replay import split_games
+from engine.rules.state import Phase
 from terminal_ui.shared.keys import key_label
 
-__all__ = ["QuitScreen", "StartScreen", "next_game", "open_or_exit", "start_screen"]
+__all__ = ["QuitScreen", "StartScreen", "next_game", "open_or_exit", "quit_or_ask", "start_screen"]
 
 
 class StartScreen(ModalScreen[None]):
@@ -178,3 +179,11 @@ class QuitScreen(ModalScreen[bool]):
             )
             yield Label("y: quit   n / Escape: back to the game")
 
+
+def quit_or_ask(app: App[Any], phase: Phase, resume: str) -> None:
+    """ctrl+Q: quit; mid-game (``phase``), ask first and say how to come back with the
+    command line ``resume``. A second ctrl+Q on the dialog quits."""
+    if phase in (Phase.NOT_STARTED, Phase.OVER) or isinstance(app.screen, QuitScreen):
+        app.exit(0)
+        return
+    app.push_screen(QuitScreen(resume), lambda quit_: app.exit(0) if quit_ else None)

@@ -53,20 +53,20 @@ from terminal_ui.shared.command_input import CommandInput
 from terminal_ui.shared.help import HelpScreen, help_text
 from terminal_ui.shared.keys import CLOCK_KEYS, bindings, key_label
 from terminal_ui.shared.link_status import show_link
-from terminal_ui.shared.start import next_game, open_or_exit, start_screen
+from terminal_ui.shared.start import (
+    StartScreen,
+    next_game,
+    open_or_exit,
+    quit_or_ask,
+    start_screen,
+)
 from terminal_ui.shared.theme import HIGH_CONTRAST, STYLESHEET
 from terminal_ui.shared.ticker import Ticker
 from terminal_ui.shared.widgets import BoardView, PlayerClock, history_lines, ruling_lines
 from terminal_ui.table.commands import CommandError, HelpWanted, Preview, interpret, next_step
 from terminal_ui.table.config import TableConfig
 from terminal_ui.table.help import COMMANDS
-from terminal_ui.table.screens import (
-    AdjudicationScreen,
-    ChallengeScreen,
-    QuitScreen,
-    StartScreen,
-    SummaryScreen,
-)
+from terminal_ui.table.screens import AdjudicationScreen, ChallengeScreen, SummaryScreen
 
 __all__ = ["TableApp"]
 
@@ -362,13 +362,7 @@ class TableApp(App[int]):
 
     async def action_quit(self) -> None:
         """Quit; mid-game, ask first and say how to resume."""
-        if self.state.phase in (Phase.NOT_STARTED, Phase.OVER) or isinstance(
-            self.screen, QuitScreen
-        ):
-            self.exit(0)
-            return
-        resume = f"rackclock table --log {self.config.log}"
-        self.push_screen(QuitScreen(resume), lambda quit_: self.exit(0) if quit_ else None)
+        quit_or_ask(self, self.state.phase, f"rackclock table --log {self.config.log}")
 
     def action_next_game(self) -> None:
         """After the end: the next game, the same players in swapped seats (the one who
