@@ -140,6 +140,8 @@ def run(args: argparse.Namespace) -> int:
     broker: Mosquitto | None = None
     logins: VenueLogins | None = None
     page_url: str | None = None
+    # the address the managed broker and the venue screen listen on
+    bind = args.listen or ("127.0.0.1" if args.local else "0.0.0.0")
     if args.broker:
         try:
             settings = parse_url(args.broker)
@@ -150,7 +152,6 @@ def run(args: argparse.Namespace) -> int:
         scheme = "mqtts" if settings.tls is not None else "mqtt"
         _say(out, f"rackclock venue: using the broker {host}:{port}; data in {data}")
     else:
-        bind = args.listen or ("127.0.0.1" if args.local else "0.0.0.0")
         password_file = args.password_file.resolve() if args.password_file else None
         acl_file = args.acl_file.resolve() if args.acl_file else None
         if password_file is None and not args.open:
@@ -215,7 +216,7 @@ def run(args: argparse.Namespace) -> int:
     _say(out, "Stop with ctrl+c.")
     page: tuple[str, int, str] | None = None
     if args.page is not None:
-        page = (args.venue, args.page, args.listen or ("127.0.0.1" if args.local else "0.0.0.0"))
+        page = (args.venue, args.page, bind)
         _say(out, f"Venue screen: http://{host}:{args.page}/ (venue {args.venue})")
     try:
         asyncio.run(run_hub(url, data / "archive", page, args.event, page_url=page_url))
