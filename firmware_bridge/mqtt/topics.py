@@ -45,6 +45,7 @@ __all__ = [
     "TableTopics",
     "TopicError",
     "client_id",
+    "every_table",
     "parse_topic",
     "table_from_path",
     "table_order",
@@ -171,6 +172,19 @@ class TableTopics:
     def director_replies(self) -> str:
         """Service -> director: answers, when the command named no v5 response topic."""
         return f"{self.base}/director/replies"
+
+
+def every_table(venue: str | None, suffix: str) -> str:
+    """The wildcard over one topic of every table of ``venue`` (of every venue: None).
+
+    >>> every_table("club", "live"), every_table(None, "status")
+    ('rackclock/v1/club/+/live', 'rackclock/v1/+/+/status')
+
+    Raises:
+        TopicError: A venue that cannot be a topic level.
+    """
+    where = "+" if venue is None else _check("venue", venue)
+    return f"{PREFIX}/{where}/+/{suffix}"
 
 
 def parse_topic(topic: str) -> tuple[TableTopics, str]:

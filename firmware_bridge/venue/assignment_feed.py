@@ -44,10 +44,10 @@ from firmware_bridge.mqtt.connection import (
     parse_venue_url,
 )
 from firmware_bridge.mqtt.topics import (
-    PREFIX,
     Role,
     TableTopics,
     client_id,
+    every_table,
     parse_topic,
     table_order,
 )
@@ -149,7 +149,7 @@ async def retained_assignments(
     session = MqttSession(
         broker,
         identifier=client_id(role, venue, "assignments"),
-        subscriptions=[_every_assignment(venue)],
+        subscriptions=[every_table(venue, "assignment")],
         on_message=on_message,
         session_expiry_s=0,
     )
@@ -228,11 +228,6 @@ async def _quiet(arrived: asyncio.Event) -> None:
                 await arrived.wait()
         except TimeoutError:
             return
-
-
-def _every_assignment(venue: str) -> str:
-    """The wildcard over every table's ``assignment`` topic of ``venue``."""
-    return f"{PREFIX}/{TableTopics(venue, 't1').venue}/+/assignment"
 
 
 async def fetch_assignment(

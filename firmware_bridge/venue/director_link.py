@@ -45,9 +45,9 @@ from engine.rules.replay import Refused, Rejected, parse_jsonl_with_refused
 from firmware_bridge.mqtt.connection import BrokerSettings, MqttSession, publish_properties
 from firmware_bridge.mqtt.topics import (
     MAX_MESSAGE_BYTES,
-    PREFIX,
     TableTopics,
     TopicError,
+    every_table,
     parse_topic,
 )
 from firmware_bridge.venue.publisher import GET_LOG
@@ -136,12 +136,11 @@ class DirectorLink:
         """Commands waiting for their reply, by id: the table asked, and the answer."""
         host = socket.gethostname().translate(_UNSAFE) or "host"
         # the small live documents, not the snapshots: a venue's traffic stays small
-        where = "+" if venue is None else TableTopics(venue, "x").venue  # checked as a level
-        subs = [f"{PREFIX}/{where}/+/live", f"{PREFIX}/{where}/+/status"]
+        subs = [every_table(venue, "live"), every_table(venue, "status")]
         if broker.protocol == 5:
-            subs.append(f"{PREFIX}/{where}/+/director/replies/{self.desk}")
+            subs.append(every_table(venue, f"director/replies/{self.desk}"))
         else:  # 3.1.1: replies come to director/replies, matched by id
-            subs.append(f"{PREFIX}/{where}/+/director/replies")
+            subs.append(every_table(venue, "director/replies"))
         self.session = MqttSession(
             broker,
             identifier=identifier or f"rackclock-director-{self.desk}-{host}",

@@ -29,7 +29,7 @@ from engine.tournament.assignment import Assignment, round_assignments
 from engine.tournament.live import TableGame, assigned_game, phase_words, round_standings
 from engine.tournament.standings import Standing
 from engine.tournament.state import DivisionState, EventState
-from firmware_bridge.mqtt.topics import TableTopics, TopicError, parse_topic, table_order
+from firmware_bridge.mqtt.topics import TopicError, every_table, parse_topic, table_order
 from firmware_bridge.venue.table_document import (
     BadDocument,
     HeldDocument,
@@ -321,5 +321,4 @@ _TOPICS = ("live", "status", "state", "assignment")
 
 def table_topics(venue: str) -> list[str]:
     """The subscriptions of a venue page (the viewer's rights: docs/mqtt.md)."""
-    base = TableTopics(venue, "x").base.rsplit("/", 1)[0]
-    return [f"{base}/+/{suffix}" for suffix in _TOPICS]
+    return [every_table(venue, suffix) for suffix in _TOPICS]
