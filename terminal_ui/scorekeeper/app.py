@@ -50,7 +50,7 @@ import contextlib
 from typing import ClassVar
 
 from textual import on, work
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.css.query import NoMatches
@@ -111,6 +111,7 @@ from terminal_ui.shared.keys import CLOCK_KEYS, bindings
 from terminal_ui.shared.link_status import show_link
 from terminal_ui.shared.start import (
     StartScreen,
+    StartsGames,
     next_game,
     open_or_exit,
     quit_or_ask,
@@ -124,7 +125,7 @@ from terminal_ui.table.help import SCORESHEET_COMMANDS
 __all__ = ["ScorekeeperApp"]
 
 
-class ScorekeeperApp(App[int]):
+class ScorekeeperApp(StartsGames):
     """The scorekeeper's screen."""
 
     TITLE = "rackclock scorekeeper"
@@ -250,19 +251,10 @@ class ScorekeeperApp(App[int]):
                 clock.waiting(seat, spec.players[seat], self._start.time)
         self.push_screen(self._start)
 
-    async def start_game(self) -> None:
-        """A clock key on the start screen: the game starts, and with it the clock."""
-        if self.session is None or self._start is None:
-            return
-        start = self._start
-        try:
-            await self.session.begin()
-        finally:  # the screen stays the start screen until the game is begun
-            self._start = None
-        if self.session.started is not None:
+    def game_begun(self) -> None:
+        """The game's start answered on the feedback line; the entry line takes the keys."""
+        if self.session is not None and self.session.started is not None:
             self.show_ack(self.session.started)
-        if start.is_attached:
-            start.dismiss()
         self.query_one("#entry", Input).focus()
 
     def _on_commit(self, update: Update) -> None:
@@ -506,10 +498,7 @@ class ScorekeeperApp(App[int]):
     def action_press(self, side: int) -> None:
         """A player's clock key: the emulated clock's button; after the game, signing;
         on the start screen, the start of the game."""
-        if self._start is not None:
-            if not self._start.starting:  # a second key while starting is no press
-                self._start.starting = True
-                self.run_worker(self.start_game(), group="start", exclusive=True)
+        if self.press_start():
             return
         if self.state.phase is Phase.OVER:
             self.submit(Signed(player=side))

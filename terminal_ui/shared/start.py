@@ -30,7 +30,15 @@ from engine.rules.replay import split_games
 from engine.rules.state import Phase
 from terminal_ui.shared.keys import key_label
 
-__all__ = ["QuitScreen", "StartScreen", "next_game", "open_or_exit", "quit_or_ask", "start_screen"]
+__all__ = [
+    "QuitScreen",
+    "StartScreen",
+    "StartsGames",
+    "next_game",
+    "open_or_exit",
+    "quit_or_ask",
+    "start_screen",
+]
 
 
 class StartScreen(ModalScreen[None]):
@@ -71,6 +79,41 @@ class StartScreen(ModalScreen[None]):
                 id="start-key",
             )
             yield Label("F12: help   ctrl+Q: quit", classes="hint")
+
+
+class StartsGames(App[int]):
+    """The table terminal and the scorekeeper: each shows a game on its start screen
+    and starts it, with its clock, at the first clock key."""
+
+    session: TableSession | None
+    _start: StartScreen | None
+    """The start screen while it is up: a clock key starts the game."""
+
+    def press_start(self) -> bool:
+        """A clock key while the start screen is up starts the game, once; whether the
+        start screen was up (the key is then no press)."""
+        if self._start is None:
+            return False
+        if not self._start.starting:  # a second key while starting is no press
+            self._start.starting = True
+            self.run_worker(self.start_game(), group="start", exclusive=True)
+        return True
+
+    async def start_game(self) -> None:
+        """The game starts, and with it the clock; then the start screen closes."""
+        if self.session is None or self._start is None:
+            return
+        start = self._start
+        try:
+            await self.session.begin()
+        finally:  # the screen stays the start screen until the game is begun
+            self._start = None
+        if start.is_attached:
+            start.dismiss()
+        self.game_begun()
+
+    def game_begun(self) -> None:
+        """What the app does once its game has begun and the start screen is closing."""
 
 
 async def open_or_exit(app: App[Any], session: TableSession, program: str) -> bool:

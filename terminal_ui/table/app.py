@@ -23,7 +23,7 @@ import contextlib
 from typing import ClassVar
 
 from textual import on, work
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.css.query import NoMatches
@@ -55,6 +55,7 @@ from terminal_ui.shared.keys import CLOCK_KEYS, bindings, key_label
 from terminal_ui.shared.link_status import show_link
 from terminal_ui.shared.start import (
     StartScreen,
+    StartsGames,
     next_game,
     open_or_exit,
     quit_or_ask,
@@ -71,7 +72,7 @@ from terminal_ui.table.screens import AdjudicationScreen, ChallengeScreen, Summa
 __all__ = ["TableApp"]
 
 
-class TableApp(App[int]):
+class TableApp(StartsGames):
     """The table terminal."""
 
     CSS_PATH = STYLESHEET
@@ -187,18 +188,6 @@ class TableApp(App[int]):
             return
         self._start = start_screen(spec, self.session.clock, self.config.clock_keys)
         self.push_screen(self._start)
-
-    async def start_game(self) -> None:
-        """A clock key on the start screen: the game starts, and with it the clock."""
-        if self.session is None or self._start is None:
-            return
-        start = self._start
-        try:
-            await self.session.begin()
-        finally:  # the screen stays the start screen until the game is begun
-            self._start = None
-        if start.is_attached:
-            start.dismiss()
 
     def on_update(self, update: Update) -> None:
         """Mirror the service's state on the screen."""
@@ -333,10 +322,7 @@ class TableApp(App[int]):
         """A player's clock key: the emulated clock's button, or a keyboard press.
         Once the game is over, the key signs the result (the summary screen's own
         bindings never see it: these app bindings have priority)."""
-        if self._start is not None:
-            if not self._start.starting:  # a second key while starting is no press
-                self._start.starting = True
-                self.run_worker(self.start_game(), group="start", exclusive=True)
+        if self.press_start():
             return
         if self.state.phase is Phase.OVER:
             self.submit(Signed(player=side))
