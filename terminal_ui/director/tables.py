@@ -85,6 +85,10 @@ class Table:
     alive: tuple[tuple[int, ...], Alive | None] = ((), None)
     """The service's last sign of life and the sidecar's signature when it was read:
     the console polls every table each second, and rereads only what changed."""
+    _rows: list[list[tuple[int, Event, Refused | None]]] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
+    """:meth:`rows` worked out once per log taken: the timeline asks for it at every step."""
 
     @cached_property
     def _files(self) -> tuple[str, str, str]:
@@ -143,6 +147,7 @@ class Table:
         """Take a log (and the refused commands it keeps) and replay it."""
         self.events = events
         self.refused = list(refused)
+        self._rows = None
         self.state, rejected = replay(events)
         self.rejected = sorted([*bad, *rejected], key=lambda r: r.line)
         self.has_log = True
@@ -153,7 +158,9 @@ class Table:
 
     def rows(self) -> list[list[tuple[int, Event, Refused | None]]]:
         """The log's games with the refused commands in their place, for the timeline."""
-        return split_games_with_refused(self.events, self.refused)
+        if self._rows is None:
+            self._rows = split_games_with_refused(self.events, self.refused)
+        return self._rows
 
 
 def unique_labels(paths: Sequence[Path]) -> list[str]:
