@@ -6,6 +6,8 @@ import argparse
 from typing import TYPE_CHECKING, TypedDict
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from engine.tournament.assignment import Assignment
 
 __all__ = [
@@ -14,6 +16,7 @@ __all__ = [
     "add_clock",
     "add_t_encoding",
     "game_fields",
+    "log_refusal",
     "players",
 ]
 
@@ -32,6 +35,24 @@ def add_clock(cmd: argparse.ArgumentParser) -> None:
     from firmware_bridge.host.transports import TRANSPORTS
 
     cmd.add_argument("--clock", metavar="CLOCK", default="emulated", help=TRANSPORTS.help())
+
+
+def log_refusal(log: Path, program: str) -> str | None:
+    """Why ``program`` (``rackclock table``, ``rackclock scorekeeper``) cannot take the
+    game log ``log``, said before its screen opens; None when it can. A log a running
+    table holds (clock/log/lock.py) is refused, saying who holds it."""
+    from clock.log.eventlog import EventLog, LogError
+    from clock.log.lock import WriterLock
+
+    try:
+        # Harmless to the log: no other connection of this process is open yet, and
+        # another process's writer keeps its locks, so this close removes no -wal of
+        # its (docs/events.md, "Who opens a log").
+        with WriterLock(log, program):
+            EventLog.open(log).close()
+    except LogError as exc:
+        return str(exc)
+    return None
 
 
 def add_assignment(cmd: argparse.ArgumentParser) -> None:

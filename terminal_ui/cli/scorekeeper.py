@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from terminal_ui.cli.args import add_assignment, add_clock, game_fields, players
+from terminal_ui.cli.args import add_assignment, add_clock, game_fields, log_refusal, players
 
 __all__ = ["register"]
 
@@ -46,8 +46,6 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Open the scorekeeper's screen."""
-    from clock.log.eventlog import EventLog, LogError
-    from clock.log.lock import WriterLock
     from clock.user_files import load_variant
     from engine.errors import EngineError
     from terminal_ui.scorekeeper.app import ScorekeeperApp
@@ -66,18 +64,12 @@ def run(args: argparse.Namespace) -> int:
         new_game=args.new_game,
         high_contrast=args.high_contrast,
     )
-    try:
-        # A log that cannot be opened is refused here, with the reason, before the screen.
-        # Harmless to the log: no other connection of this process is open yet, and
-        # another process's writer keeps its locks, so this close removes no -wal of
-        # its (docs/events.md, "Who opens a log").
-        # A log a running table holds (clock/log/lock.py) is refused, saying who holds it.
-        with WriterLock(cfg.log, "rackclock scorekeeper"):
-            EventLog.open(cfg.log).close()
-    except LogError as exc:
+    # A log that cannot be opened is refused here, with the reason, before the screen.
+    refused = log_refusal(cfg.log, "rackclock scorekeeper")
+    if refused is not None:
         # the log's state refuses (held by a running table, or not a log): 1, as serve
         # answers; 2 is for a bad argument
-        sys.stderr.write(f"rackclock scorekeeper: {exc}\n")
+        sys.stderr.write(f"rackclock scorekeeper: {refused}\n")
         return 1
     result = ScorekeeperApp(cfg).run()
     sys.stdout.write(f"game log: {cfg.log}\n")
