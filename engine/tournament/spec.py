@@ -50,6 +50,7 @@ __all__ = [
     "DivisionSpec",
     "EventSpec",
     "Player",
+    "RatingClass",
     "Stage",
     "check_player",
     "parse_event",
@@ -141,6 +142,14 @@ class Stage(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     back_to_back: bool | None = None
 
 
+class RatingClass(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A rating class of a division (tsh's classes; class prizes, docs/tournament.md):
+    the players rated ``min`` or more who are in no higher class."""
+
+    name: str
+    min: int = 0
+
+
 class DivisionSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A division: its players, its rounds and how each is paired."""
 
@@ -159,6 +168,23 @@ class DivisionSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     days: tuple[int, ...] = (1,)
     tiebreaks: tuple[str, ...] = ()
     """The standings' order; empty: the variant's ``[event] tiebreak`` (NZASP 11.1, TOR-11)."""
+    classes: tuple[RatingClass, ...] = ()
+    """Rating classes, highest first; empty: one class, the division."""
+    class_prizes: int = 0
+    """Prizes per rating class below the top one (places within the class)."""
+    ties: str = "split"
+    """Players level on the prize places: ``split`` shares the places' prizes among them
+    (the manual's split prize money); ``tiebreak``: the standings' order decides."""
+    manual: int = 2013
+    """Which NASPA Director's Manual decides where the 2011 and 2013 editions differ
+    (the Gibson clinch; whom a clinched leader plays): 2011 or 2013."""
+
+    def rating_class(self, rating: int) -> str:
+        """The class a player of ``rating`` is in (empty: the division has no classes)."""
+        for klass in self.classes:
+            if rating >= klass.min:
+                return klass.name
+        return self.classes[-1].name if self.classes else ""
 
     def stage(self, round_: int) -> Stage:
         """The stage that pairs ``round_``."""
@@ -260,6 +286,18 @@ def _check(div: DivisionSpec, where: str) -> None:
             raise EventFileError(f"{where}: player {p.name!r} is entered twice{also}")
         seen[p.name.casefold()] = p.name
         check_player(p.name, p.rating, where)
+    mins = [k.min for k in div.classes]
+    if mins != sorted(mins, reverse=True) or len(set(mins)) != len(mins):
+        raise EventFileError(
+            f"{where}: classes must be listed highest first, each with its own min, got "
+            + ", ".join(f"{k.name}={k.min}" for k in div.classes)
+        )
+    if len({k.name.casefold() for k in div.classes}) != len(div.classes):
+        raise EventFileError(f"{where}: two rating classes share a name")
+    if div.ties not in ("split", "tiebreak"):
+        raise EventFileError(f"{where}: ties = {div.ties!r}: expected 'split' or 'tiebreak'")
+    if div.manual not in (2011, 2013):
+        raise EventFileError(f"{where}: manual = {div.manual}: expected 2011 or 2013")
     for tb in div.tiebreaks:
         if tb not in _TIEBREAKS:
             raise EventFileError(f"{where}: tiebreak {tb!r}: expected one of {_TIEBREAKS}")
