@@ -17,6 +17,7 @@ __all__ = [
     "Paired",
     "Record",
     "Result",
+    "Retracted",
     "Unpaired",
     "Withdrew",
     "decode_record",
@@ -129,7 +130,21 @@ class Result(msgspec.Struct, frozen=True, tag="result"):
         return self.spread if self.won(seed) else -self.spread
 
 
-Record = Created | Entered | Withdrew | Paired | Unpaired | Result
+class Retracted(msgspec.Struct, frozen=True, tag="retracted"):
+    """A result taken back (an entry undone at the desk): the pairing is without a
+    result again, as before it was entered. Who and why are kept, as for a correction."""
+
+    division: str
+    round: int
+    first: int
+    second: int
+    """The pairing, in its order, as its :class:`Result` names it."""
+    by: str
+    reason: str
+    """Why (required): ``undo`` for an entry undone at the desk."""
+
+
+Record = Created | Entered | Withdrew | Paired | Unpaired | Result | Retracted
 
 _encoder = msgspec.json.Encoder()
 _decoder: msgspec.json.Decoder[Record] = msgspec.json.Decoder(Record)

@@ -22,6 +22,7 @@ from engine.tournament.records import (
     Paired,
     Record,
     Result,
+    Retracted,
     Unpaired,
     Withdrew,
     encode_record,
@@ -253,6 +254,9 @@ class EventState:
             if not record.reason.strip():
                 raise PairingError("withdrawing a round's pairings needs a reason")
             del div.pairings[record.round]
+        elif isinstance(record, Retracted):
+            _check_retracted(div, record)
+            del div.results[record.round][(record.first, record.second)]
         else:
             _check_result(div, record)
             div.results.setdefault(record.round, {})[(record.first, record.second)] = record
@@ -355,6 +359,14 @@ def _check_result(div: DivisionState, record: Result) -> None:
             f"round {record.round} {div.name(record.first)} v {div.name(record.second)} "
             "already has a result: a correction needs a reason"
         )
+
+
+def _check_retracted(div: DivisionState, record: Retracted) -> None:
+    pair = (record.first, record.second)
+    if pair not in div.results.get(record.round, {}):
+        raise ResultError(f"round {record.round}: pairing {pair} has no result to take back")
+    if not record.reason.strip() or not record.by.strip():
+        raise ResultError("taking a result back needs who (by) and why (reason)")
 
 
 def event_id(created: Created) -> str:
