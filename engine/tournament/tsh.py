@@ -36,6 +36,7 @@ from engine.tournament.state import DivisionState, EventState
 __all__ = [
     "TshDivision",
     "division_lines",
+    "division_t_lines",
     "event_t_files",
     "event_text_of_t",
     "parse_t",
@@ -46,6 +47,13 @@ __all__ = [
 def division_lines(div: DivisionState) -> list[str]:
     """The division as ``.t`` lines, one per player in number order (written by the
     one ``.t`` writer, :func:`engine.exports.tfile.t_line`)."""
+    return [t_line(line) for line in division_t_lines(div)]
+
+
+def division_t_lines(div: DivisionState) -> list[TLine]:
+    """The division's ``.t`` lines as numbers, one per player in number order: the
+    one reading of the event in tsh's terms, for the ``.t`` files and tsh's live
+    feed (:mod:`engine.exports.newt`) alike."""
     rounds = sorted(div.pairings)
     lines = []
     for seed, player in enumerate(div.players, start=1):
@@ -80,7 +88,7 @@ def division_lines(div: DivisionState) -> list[str]:
             tuple(p12),
             off=seed in div.left,
         )
-        lines.append(t_line(line))
+        lines.append(line)
     return lines
 
 
