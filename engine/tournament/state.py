@@ -8,6 +8,7 @@ reason, pairings for a round already paired) is refused with the reason.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -145,8 +146,12 @@ class DivisionState:
                     out.setdefault(b, []).append(_outcome(res, b))
         return out
 
-    def standings(self, through: int, seeds: Iterable[int] | None = None) -> list[Standing]:
-        """The standings after round ``through`` (of ``seeds``, by default everyone)."""
+    def standings(
+        self, through: int, seeds: Iterable[int] | None = None, *, shared: bool = False
+    ) -> list[Standing]:
+        """The standings after round ``through`` (of ``seeds``, by default everyone).
+        ``shared``: players level on every tie-break share the rank, whatever the
+        federation does (the same order): prize places split among them."""
         chosen = list(range(1, len(self.players) + 1)) if seeds is None else list(seeds)
         rules = self.variant.event
         # The event file's tie-breaks, else the federation's: by spread (NZASP 11.1),
@@ -157,7 +162,7 @@ class DivisionState:
             self.outcomes(),
             through=through,
             ratings=self.ratings,
-            rules=rules,
+            rules=dataclasses.replace(rules, tiebreak="shared") if shared else rules,
             tiebreaks=self.spec.tiebreaks or federation,
         )
 
