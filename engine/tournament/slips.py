@@ -1,0 +1,335 @@
+"""Results from paper slips: one game a line, typed as a tsh director types it.
+
+A line is ``[DIVISION] [rROUND] PLAYER SCORE PLAYER SCORE``: ``3 410 7 385``,
+``gus 410 dan 385``, ``Gray, Gus 410 Doe 385``. A player is a number (the
+division's, as ``event show`` lists them) or the start of a name: of the whole
+name, of any word of it, or of "Last, First" (case-insensitive). A prefix that
+fits several players is refused with them listed, except that a whole name, then a
+whole word of one name only, is that player (``dan`` is Dan Doe beside Dana Fox).
+A forfeit is ``PLAYER f`` (``3 f``, ``3 forfeit``, ``3 f 7``): that player
+forfeits, the opponent wins by the variant's forfeit spread (NZASP 10.2-10.3). A
+bye needs no slip: it counts by itself (``DivisionState.result``).
+
+The round is the latest one paired that still has games without a result (the
+director may name another: ``r3 ...``); the division is the event's only one, the
+one the session chose, or the first word of the line when it names one. What is
+read is echoed as understood (round, table, both players with their numbers, the
+scores and the spread), and a line that cannot be right is refused with the
+reason: players not paired together (saying whom each plays), a score no game
+reaches (:func:`engine.tournament.scores.check_score`), an ambiguous or unknown
+player, or a result already in (with the correction that would replace it). Pure.
+"""
+
+from __future__ import annotations
+
+import msgspec
+from msgspec.structs import replace
+
+from engine.tournament.assignment import round_assignments
+from engine.tournament.errors import ResultError
+from engine.tournament.records import Result
+from engine.tournament.scores import check_score
+from engine.tournament.state import DivisionState, EventState
+
+__all__ = [
+    "Slip",
+    "find_player",
+    "missing_lines",
+    "read_slip",
+    "result_echo",
+    "slip_division",
+    "slip_round",
+]
+
+_FORFEIT = frozenset({"f", "forfeit", "forfeits"})
+_EXAMPLE = "e.g. 3 410 7 385, gus 410 dan 385, or 3 f for a forfeit"
+
+
+class Slip(msgspec.Struct, frozen=True):
+    """One line read: the result to record and how it reads back."""
+
+    result: Result
+    """The record, in the pairing's order."""
+    echo: str
+    """``R4 T2  #3 Gus Gray 410 - #7 Dan Doe 385  (+25)``: as typed, players' order kept."""
+    before: Result | None = None
+    """The result it replaces (a correction), else None."""
+
+
+def slip_division(state: EventState, name: str | None) -> DivisionState:
+    """The division a line is for: ``name`` (the line's or the session's), else the
+    event's only one.
+
+    Raises:
+        TournamentError: ``name`` is no division, or the event has several and none is named.
+    """
+    if name is not None:
+        return state.division(name)
+    if len(state.divisions) == 1:
+        return next(iter(state.divisions.values()))
+    names = ", ".join(state.divisions)
+    first = next(iter(state.divisions))
+    raise ResultError(
+        f"the event has divisions {names}: start the line with one "
+        f"({first} 3 410 7 385) or choose one for the session (division {first})"
+    )
+
+
+def slip_round(div: DivisionState) -> int:
+    """The round slips are for: the latest paired with games still without a result,
+    else the latest paired (its results are all in: a line for it is a correction).
+
+    Raises:
+        ResultError: No round is paired.
+    """
+    open_ = [r for r in div.pairings if div.missing(r)]
+    if open_:
+        return max(open_)
+    if not div.pairings:
+        raise ResultError(f"division {div.spec.name}: no round is paired yet")
+    return max(div.pairings)
+
+
+def _forms(name: str) -> tuple[set[str], set[str]]:
+    """A name's whole forms (``gus gray``, ``gray, gus``, ``gray gus``) and its words,
+    casefolded, for matching what is typed. A name kept as "Last, First" (a tsh
+    import) gives the same forms."""
+    folded = " ".join(name.split()).casefold()
+    if "," in folded:
+        last, _, first = (part.strip() for part in folded.partition(","))
+    else:
+        *rest, last = folded.split()
+        first = " ".join(rest)
+    whole = {folded, f"{first} {last}".strip(), f"{last}, {first}", f"{last} {first}".strip()}
+    words = {w.strip(",") for w in folded.replace(",", " ").split()}
+    return whole, words - {""}
+
+
+def find_player(div: DivisionState, typed: str) -> int:
+    """The player ``typed`` names: a number of the division, or the start of a name.
+
+    Raises:
+        ResultError: No such number, no player fits, or several do (listed).
+    """
+    word = " ".join(typed.split()).casefold()
+    if word.isdigit():
+        seed = int(word)
+        if not 1 <= seed <= len(div.players):
+            raise ResultError(
+                f"no player #{seed} in division {div.spec.name} (1-{len(div.players)})"
+            )
+        return seed
+    whole: list[int] = []
+    by_word: list[int] = []
+    prefix: list[int] = []
+    for seed, player in enumerate(div.players, start=1):
+        forms, words = _forms(player.name)
+        if word in forms:
+            whole.append(seed)
+        if word in words:
+            by_word.append(seed)
+        if any(f.startswith(word) for f in forms | words):
+            prefix.append(seed)
+    for found in (whole, by_word, prefix):
+        if len(found) == 1:
+            return found[0]
+    if not prefix:
+        raise ResultError(f"no player in division {div.spec.name} fits {typed!r}")
+    shown = ", ".join(_who(div, s) for s in prefix[:8])
+    more = f" and {len(prefix) - 8} more" if len(prefix) > 8 else ""
+    raise ResultError(f"{typed!r} fits several players: {shown}{more}; type more of the name")
+
+
+def _who(div: DivisionState, seed: int) -> str:
+    return f"#{seed} {div.name(seed)}"
+
+
+def _table(state: EventState, div: DivisionState, rnd: int, pair: tuple[int, int]) -> int:
+    """The pairing's table, numbered as the broker and ``event show`` number it."""
+    return next(
+        a.table
+        for a in round_assignments(state, rnd)
+        if a.division == div.spec.name and a.seeds == pair
+    )
+
+
+def _opponent(state: EventState, div: DivisionState, rnd: int, seed: int) -> str:
+    """Whom ``seed`` plays in ``rnd``, in words, for a refusal."""
+    for pair in div.pairings[rnd].pairs:
+        if seed in pair:
+            other = pair[1] if pair[0] == seed else pair[0]
+            if not other:
+                return f"{_who(div, seed)} has the bye"
+            return f"{_who(div, seed)} plays {_who(div, other)} at T{_table(state, div, rnd, pair)}"
+    return f"{_who(div, seed)} is not paired in round {rnd}"
+
+
+def _pairing(state: EventState, div: DivisionState, rnd: int, a: int, b: int) -> tuple[int, int]:
+    """The pairing of ``a`` and ``b`` in ``rnd``, in its order.
+
+    Raises:
+        ResultError: They are not paired together (saying whom each plays).
+    """
+    if a == b:
+        raise ResultError(f"both players are {_who(div, a)}")
+    for pair in div.pairings[rnd].pairs:
+        if pair in ((a, b), (b, a)):
+            return pair
+    each = "; ".join(_opponent(state, div, rnd, s) for s in (a, b))
+    raise ResultError(
+        f"{_who(div, a)} and {_who(div, b)} are not paired together in round {rnd}: {each}"
+    )
+
+
+def result_echo(state: EventState, res: Result, lead: int | None = None) -> str:
+    """A result as the desk reads it back: ``R4 T2  #3 Gus Gray 410 - #7 Dan Doe 385
+    (+25)``, ``lead`` (a seed of the pairing, default its first) named first and the
+    spread his; a forfeit ``R4 T2  #7 Dan Doe wins: #3 Gus Gray forfeits  (+50)``."""
+    div = state.division(res.division)
+    pair = (res.first, res.second)
+    where = f"R{res.round} T{_table(state, div, res.round, pair)}"
+    spread = div.variant.spread_recorded  # TOR-11: match points only, no spread
+    if res.kind == "forfeit" and res.winner is not None and res.loser is not None:
+        won = f"{_who(div, res.winner)} wins: {_who(div, res.loser)} forfeits"
+        return f"{where}  {won}" + (f"  (+{res.margin(res.winner)})" if spread else "")
+    if res.kind == "absent":
+        return f"{where}  {_who(div, res.first)} v {_who(div, res.second)}: neither came"
+    a = res.first if lead is None else lead
+    b = res.second if a == res.first else res.first
+    mine, theirs = res.scores if a == res.first else res.scores[::-1]
+    line = f"{where}  {_who(div, a)} {mine} - {_who(div, b)} {theirs}"
+    return line + (f"  ({res.margin(a):+d})" if spread else "")
+
+
+def read_slip(
+    state: EventState,
+    line: str,
+    *,
+    division: str | None = None,
+    round_: int | None = None,
+    by: str = "director",
+    reason: str = "",
+) -> Slip:
+    """One slip line read against the event: the result to record and its echo.
+
+    ``division`` and ``round_`` are the session's (None: as the line or the event
+    says); ``reason`` makes it a correction of a result already in.
+
+    Raises:
+        TournamentError: The line cannot be right (the reason quotes it).
+    """
+    words = line.split()
+    if words and len(state.divisions) > 1:
+        named = {d.casefold(): d for d in state.divisions}
+        if words[0].casefold() in named:
+            division, words = named[words[0].casefold()], words[1:]
+    div = slip_division(state, division)
+    if words and words[0][:1] in "rR" and words[0][1:].isdigit():
+        round_, words = int(words[0][1:]), words[1:]
+    rnd = slip_round(div) if round_ is None else round_
+    if rnd not in div.pairings:
+        raise ResultError(f"round {rnd} is not paired in division {div.spec.name}")
+    if not words:
+        raise ResultError(f"nothing to read in {line!r}: {_EXAMPLE}")
+    folded = [w.casefold() for w in words]
+    if "bye" in folded:
+        seed = find_player(div, " ".join(words[: folded.index("bye")]))
+        raise ResultError(f"{_opponent(state, div, rnd, seed)}: a bye counts by itself")
+    cut = next((i for i, w in enumerate(folded) if w in _FORFEIT), None)
+    if cut is not None:
+        res, lead = _forfeit(state, div, rnd, words[:cut], words[cut + 1 :])
+    else:
+        res, lead = _game(state, div, rnd, words, line)
+    res = replace(res, by=by, reason=reason)
+    before = div.results.get(rnd, {}).get((res.first, res.second))
+    echo = result_echo(state, res, lead)
+    if before is not None and not reason.strip():
+        if (before.kind, before.scores, before.winner) == (res.kind, res.scores, res.winner):
+            raise ResultError(f"already in as typed: {echo}")
+        raise ResultError(
+            f"already in: {result_echo(state, before, lead)}; to correct it: "
+            f"c {line.strip()} --reason WHY"
+        )
+    if before is None and reason.strip():
+        raise ResultError(f"nothing to correct: {echo} has no result yet (enter it without c)")
+    return Slip(res, echo, before)
+
+
+def _forfeit(
+    state: EventState, div: DivisionState, rnd: int, loser: list[str], winner: list[str]
+) -> tuple[Result, int]:
+    """``PLAYER f [OPPONENT]``: the player forfeits the round's game."""
+    if not loser:
+        raise ResultError("a forfeit names who forfeits first: 3 f (or 3 f 7)")
+    out = find_player(div, " ".join(loser))
+    pair = next((p for p in div.pairings[rnd].pairs if out in p), None)
+    if pair is None or not pair[1]:
+        raise ResultError(f"{_opponent(state, div, rnd, out)}: no game to forfeit")
+    won = pair[1] if pair[0] == out else pair[0]
+    if winner:
+        pair = _pairing(state, div, rnd, out, find_player(div, " ".join(winner)))
+    res = Result(
+        div.spec.name,
+        rnd,
+        pair[0],
+        pair[1],
+        (0, 0),
+        "forfeit",
+        winner=won,
+        spread=div.variant.forfeit_spread,
+        cause="director",
+    )
+    return res, won
+
+
+def _game(
+    state: EventState, div: DivisionState, rnd: int, words: list[str], line: str
+) -> tuple[Result, int]:
+    """``PLAYER SCORE PLAYER SCORE``: a player is a number or a run of name words."""
+    entries: list[tuple[int, int]] = []
+    i = 0
+    while i < len(words):
+        if words[i].isdigit():  # a player's number
+            who, i = words[i], i + 1
+        else:
+            j = i
+            while j < len(words) and not _whole(words[j]):
+                j += 1
+            who, i = " ".join(words[i:j]), j
+        if not who or i >= len(words) or not _whole(words[i]):
+            raise ResultError(
+                f"expected PLAYER SCORE PLAYER SCORE in {line.strip()!r} ({_EXAMPLE})"
+            )
+        seed = find_player(div, who)
+        entries.append((seed, check_score(int(words[i]), _who(div, seed))))
+        i += 1
+    if len(entries) != 2:
+        raise ResultError(_expected(line))
+    (a, sa), (b, sb) = entries
+    pair = _pairing(state, div, rnd, a, b)
+    scores = (sa, sb) if pair == (a, b) else (sb, sa)
+    return Result(div.spec.name, rnd, pair[0], pair[1], scores), a
+
+
+def _expected(line: str) -> str:
+    return f"expected PLAYER SCORE PLAYER SCORE in {line.strip()!r} ({_EXAMPLE})"
+
+
+def _whole(word: str) -> bool:
+    """A score as typed: a whole number, a minus sign allowed."""
+    return word.removeprefix("-").isdigit()
+
+
+def missing_lines(state: EventState, div: DivisionState, rnd: int) -> list[str]:
+    """The games of ``rnd`` without a result, by table: ``R4 T2  #3 Gus Gray v #7 Dan
+    Doe``, after a line counting them."""
+    if rnd not in div.pairings:
+        return [f"division {div.spec.name}: round {rnd} is not paired"]
+    games = sorted((_table(state, div, rnd, p), p) for p in div.missing(rnd))
+    head = f"division {div.spec.name} round {rnd}: "
+    if not games:
+        return [head + "every result is in"]
+    return [
+        head + f"{len(games)} game(s) without a result",
+        *(f"  R{rnd} T{t}  {_who(div, a)} v {_who(div, b)}" for t, (a, b) in games),
+    ]
