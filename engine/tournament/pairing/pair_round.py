@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from engine.tournament.errors import PairingError
 from engine.tournament.pairing import schedule
 from engine.tournament.pairing.byes import bye_for
-from engine.tournament.pairing.gibson import clinched, out_of_the_prizes
-from engine.tournament.pairing.ranked import Allowed, ideal, pair_ranked
+from engine.tournament.pairing.gibson import clinched, gibson_opponents
+from engine.tournament.pairing.ranked import Allowed, ideal, pair_ranked, pair_swiss, win_groups
 from engine.tournament.pairing.starts import order_pair
 from engine.tournament.records import Paired
 from engine.tournament.spec import FIXED, Stage
@@ -116,40 +116,43 @@ def _ranked(
     ranked = [row.seed for row in table]
     wins = {row.seed: row.wins for row in table}
     out: list[tuple[int, int]] = []
+    factor = stage.factor
+    if stage.system == "portland":
+        factor = 2 * (stage.last - round_ + 1)  # groups of the Swiss rounds still to play
     # the Gibson rule judges the standings the system pairs on (Portland: round X-2),
     # with every round still to be played after them
     rounds_left = spec.rounds - through
-    if spec.gibson:
-        current = table
-        leader = clinched(current, rounds_left, spec.gibson_spread)
-        if leader is not None:
-            # the highest placed out of the prizes whom the repeat limits allow
-            # (else the highest placed of them: the rule comes first)
-            outs = [s for s in out_of_the_prizes(current, rounds_left, spec.prizes) if s in ranked]
-            strict = _limits(div, stage, round_)[0][0]
-            opp = next((s for s in outs if strict(leader, s)), outs[0] if outs else None)
-            if opp is not None:
-                out.append((leader, opp))
-                notes.append(
-                    f"Gibson rule: {div.name(leader)} has clinched first and plays "
-                    f"{div.name(opp)}, who cannot finish in the prizes"
-                )
-                ranked = [s for s in ranked if s not in (leader, opp)]
-            elif len(ranked) % 2:
-                out.append((leader, 0))
-                notes.append(f"Gibson rule: {div.name(leader)} has clinched first: the bye")
-                ranked = [s for s in ranked if s != leader]
+    leader = clinched(table, rounds_left, spec.gibson_spread, spec.manual) if spec.gibson else None
+    if leader is not None:
+        # 2013 (A.2.C (b)): not one the system would pair against a contender in the
+        # field without the leader; where nobody is, rule (a) alone, as in 2011
+        rest = [s for s in ranked if s != leader]
+        partner = ideal(stage.system, rest, wins, factor)
+        outs = gibson_opponents(table, rounds_left, spec.prizes, spec.manual, partner)
+        outs = outs or gibson_opponents(table, rounds_left, spec.prizes, 2011)
+        # the highest placed of them whom the repeat limits allow (else the highest
+        # placed: the rule comes first)
+        strict = _limits(div, stage, round_)[0][0]
+        opp = next((s for s in outs if strict(leader, s)), outs[0] if outs else None)
+        if opp is not None:
+            out.append((leader, opp))
+            notes.append(
+                f"Gibson rule ({spec.manual} manual): {div.name(leader)} has clinched first "
+                f"and plays {div.name(opp)}, who cannot finish in the prizes"
+            )
+            ranked = [s for s in ranked if s not in (leader, opp)]
+        elif len(ranked) % 2:
+            out.append((leader, 0))
+            notes.append(f"Gibson rule: {div.name(leader)} has clinched first: the bye")
+            ranked = [s for s in ranked if s != leader]
     if len(ranked) % 2:
         bye = _john_green_bye(div, round_, ranked) or bye_for(
             ranked, div.ratings, div.byes(), by_standings=through > 0
         )
         out.append((bye, 0))
         ranked = [s for s in ranked if s != bye]
-    factor = stage.factor
-    if stage.system == "portland":
-        factor = 2 * (stage.last - round_ + 1)  # groups of the Swiss rounds still to play
     target = ideal(stage.system, ranked, wins, factor)
-    out.extend(_search(div, stage, round_, ranked, target, notes))
+    out.extend(_search(div, stage, round_, ranked, wins, target, notes))
     return out
 
 
@@ -210,11 +213,23 @@ def _search(
     stage: Stage,
     round_: int,
     ranked: list[int],
+    wins: dict[int, float],
     target: dict[int, int],
     notes: list[str],
 ) -> list[tuple[int, int]]:
+    groups = win_groups(ranked, wins)
+    meetings = div.meetings()
+
+    def fresh(a: int, b: int) -> bool:
+        return frozenset((a, b)) not in meetings
+
+    # the manual's switching away from repeats is "prior to the last 2 rounds"
+    early = round_ <= div.spec.rounds - 2
     for ok, relaxed in _limits(div, stage, round_):
-        pairs = pair_ranked(ranked, target, ok)
+        if stage.system == "swiss":
+            pairs = pair_swiss(groups, target, ok, fresh if early else None)
+        else:
+            pairs = pair_ranked(ranked, target, ok)
         if pairs is not None:
             if relaxed:
                 notes.append(f"no pairing met the repeat limits: allowed {relaxed}")

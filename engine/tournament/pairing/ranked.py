@@ -5,7 +5,8 @@ Each system names an ideal opponent for every player from the standings
 (:func:`ideal`); the pairer then walks down the list and gives each unpaired
 player the unpaired player nearest to its ideal who is allowed (Portland Swiss:
 "#1 of the first group is matched with the player closest to #6 who has not
-played #1"), backtracking when a later player would be left without one.
+played #1"), backtracking when a later player would be left without one. The
+Modified Swiss pairs each win group on its own first (:func:`pair_swiss`).
 """
 
 from __future__ import annotations
@@ -14,7 +15,16 @@ from collections.abc import Callable, Sequence
 
 from engine.tournament.errors import PairingError
 
-__all__ = ["Allowed", "fp_ideal", "ideal", "koth_ideal", "pair_ranked", "swiss_ideal"]
+__all__ = [
+    "Allowed",
+    "fp_ideal",
+    "ideal",
+    "koth_ideal",
+    "pair_ranked",
+    "pair_swiss",
+    "swiss_ideal",
+    "win_groups",
+]
 
 Allowed = Callable[[int, int], bool]
 
@@ -41,11 +51,12 @@ def fp_ideal(ranked: Sequence[int], factor: int) -> dict[int, int]:
     return out
 
 
-def swiss_ideal(ranked: Sequence[int], wins: dict[int, float]) -> dict[int, int]:
-    """Modified Swiss: players with the same wins form a group, top half v bottom
-    half (1 v 9, 2 v 10 ... in a group of 16); an odd group takes the next
-    highest player from below (the manual, "Modified-Swiss Pairings")."""
-    out: dict[int, int] = {}
+def win_groups(ranked: Sequence[int], wins: dict[int, float]) -> list[list[int]]:
+    """The Modified Swiss's groups, best first: players with the same wins, an odd
+    group taking the next highest player from below ("If there are five players
+    with four wins, in order to pair evenly, the next highest player is added to
+    the top group", the manual, "Modified-Swiss Pairings" step 3)."""
+    out: list[list[int]] = []
     i = 0
     while i < len(ranked):
         j = i
@@ -53,12 +64,21 @@ def swiss_ideal(ranked: Sequence[int], wins: dict[int, float]) -> dict[int, int]
             j += 1
         if (j - i) % 2 and j < len(ranked):
             j += 1
-        group = ranked[i:j]
+        out.append(list(ranked[i:j]))
+        i = j
+    return out
+
+
+def swiss_ideal(ranked: Sequence[int], wins: dict[int, float]) -> dict[int, int]:
+    """Modified Swiss: in each win group (:func:`win_groups`) top half v bottom
+    half (1 v 9, 2 v 10 ... in a group of 16; the manual, "Modified-Swiss
+    Pairings" step 2)."""
+    out: dict[int, int] = {}
+    for group in win_groups(ranked, wins):
         half = len(group) // 2
         for k in range(half):
             out[group[k]] = group[k + half]
             out[group[k + half]] = group[k]
-        i = j
     return out
 
 
@@ -122,3 +142,47 @@ def pair_ranked(
         return False
 
     return pairs if solve(0) else None
+
+
+def pair_swiss(
+    groups: Sequence[Sequence[int]],
+    target: dict[int, int],
+    allowed: Allowed,
+    fresh: Allowed | None = None,
+) -> list[tuple[int, int]] | None:
+    """Modified Swiss pairs for even win ``groups`` (:func:`win_groups`), best first.
+
+    "If the players have already played each other (and it's still prior to the
+    last 2 rounds), switch players within the win group if you can until there
+    are no repeat pairings" (2011 manual, "Modified-Swiss Pairings" step 3): each
+    group is paired on its own, with no two who have met (``fresh``) if it can
+    be, else within the repeat limits (``allowed``). Only a group that cannot be
+    paired on its own takes players from the group below (the bottom group from
+    the one above), the two then pairing as one; None when even the whole list
+    cannot be paired.
+    """
+    segments = [list(g) for g in groups]
+    done: list[tuple[list[int], list[tuple[int, int]]]] = []
+    while segments:
+        seg = segments.pop(0)
+        pairs = _pair_group(seg, target, allowed, fresh)
+        if pairs is not None:
+            done.append((seg, pairs))
+        elif segments:
+            segments[0] = seg + segments[0]
+        elif done:
+            above, _ = done.pop()
+            segments.append(above + seg)
+        else:
+            return None
+    return [p for _, pairs in done for p in pairs]
+
+
+def _pair_group(
+    seg: Sequence[int], target: dict[int, int], allowed: Allowed, fresh: Allowed | None
+) -> list[tuple[int, int]] | None:
+    if fresh is not None:
+        pairs = pair_ranked(seg, target, lambda a, b: allowed(a, b) and fresh(a, b))
+        if pairs is not None:
+            return pairs
+    return pair_ranked(seg, target, allowed)
