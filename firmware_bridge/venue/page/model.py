@@ -25,6 +25,7 @@ from typing import Any
 import msgspec
 
 from engine.errors import EngineError
+from engine.exports.newt import tourney_js
 from engine.tournament.assignment import Assignment, round_assignments
 from engine.tournament.live import TableGame, assigned_game, phase_words, round_standings
 from engine.tournament.standings import Standing
@@ -79,6 +80,9 @@ class VenueModel:
         self.standings_due = False
         """A table or the event changed since the standings were last pushed."""
         self._watchers: set[asyncio.Queue[dict[str, Any]]] = set()
+        self._feed: tuple[tuple[int, int], bytes] | None = None
+        """tsh's feed as last built, with the event it was built from (its identity
+        and record count: the ledger's reread applies records to it)."""
 
     # --- in -------------------------------------------------------------------------------
     def take(self, topic: str, payload: bytes) -> None:
@@ -214,6 +218,16 @@ class VenueModel:
                 }
             )
         return out
+
+    def tourney_js(self) -> bytes | None:
+        """The event as tsh's live feed (``tourney.js``), None without an event; built
+        again only when the event has taken a record since (every reader polls it)."""
+        if self.event is None:
+            return None
+        made_from = (id(self.event), self.event.records)
+        if self._feed is None or self._feed[0] != made_from:
+            self._feed = (made_from, tourney_js(self.event))
+        return self._feed[1]
 
     def push_standings(self) -> None:
         """Send the standings to the browsers (the server calls it at most once a second)."""

@@ -4,7 +4,8 @@ events (``/events``). Everything the page loads is served here (no CDN).
 
 Routes: ``/`` the page, ``/app.js``, ``/style.css``, ``/venue`` (the whole
 venue as JSON), ``/table/<name>`` (one table's board and moves), ``/events``
-(the changes, as they come). ``rackclock venue --page PORT`` runs it.
+(the changes, as they come), ``/tourney.js`` (the event as tsh's live feed:
+:mod:`engine.exports.newt`; with ``--event``). ``rackclock venue --page PORT`` runs it.
 
 It only reads: GET and HEAD are answered, anything else is 405. Every answer
 carries :data:`CONTENT_SECURITY_POLICY`, so a table's name or player that got
@@ -97,6 +98,12 @@ def app(model: VenueModel) -> Callable[[Scope, Receive, Send], Awaitable[None]]:
         elif path in _STATIC:
             name, kind = _STATIC[path]
             await _reply(send, 200, _static(name), kind)
+        elif path == "/tourney.js":
+            feed = model.tourney_js()
+            if feed is None:
+                await _reply(send, 404, b"no event: the page runs without --event", "text/plain")
+            else:
+                await _reply(send, 200, feed, "text/javascript; charset=utf-8")
         elif path == "/venue":
             await _reply(send, 200, json.dumps(model.everything()).encode(), "application/json")
         elif path.startswith("/table/"):
@@ -180,7 +187,7 @@ class VenuePage:
         """The event's ledger, open read-only while the page runs (None until it opens)."""
         self.session = MqttSession(
             broker,
-            identifier=client_id("viewer", venue, "page"),
+            identifier=client_id("viewer", venue, "page", unique=True),
             subscriptions=table_topics(venue),
             on_message=self._on_message,
             on_connect=self._on_connect,
