@@ -134,7 +134,8 @@ def find_player(div: DivisionState, typed: str) -> int:
         if len(found) == 1:
             return found[0]
     if not prefix:
-        raise ResultError(f"no player in division {div.spec.name} fits {typed!r}")
+        # worded as DivisionState.seed_of words it: one refusal for a name nobody has
+        raise ResultError(f"division {div.spec.name!r} has no player {typed!r}")
     shown = ", ".join(_who(div, s) for s in prefix[:8])
     more = f" and {len(prefix) - 8} more" if len(prefix) > 8 else ""
     raise ResultError(f"{typed!r} fits several players: {shown}{more}; type more of the name")

@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from terminal_ui.cli import event_slips
 from terminal_ui.cli.args import add_t_encoding
 
 if TYPE_CHECKING:
@@ -72,6 +73,7 @@ def register(sub: Any) -> None:
         metavar="NAME",
         help="NAME (one of the two) forfeits: the other wins by the variant's forfeit spread",
     )
+    res.add_argument("--by", metavar="NAME", help="who records it (default: the OS user)")
     res.add_argument("--reason", default="", help="why: required to correct a result")
     games = action("results", "take finished games' results from the tables' game logs", _results)
     games.add_argument(
@@ -118,6 +120,7 @@ def register(sub: Any) -> None:
     imp.add_argument("tfiles", nargs="+", type=Path, metavar="FILE.t")
     imp.add_argument("--rounds", type=int, metavar="N", help="rounds in all (default: as paired)")
     imp.add_argument("--system", default="swiss", help="how the rounds after are paired")
+    event_slips.register(esub, action)  # slips, missing: results from paper slips
 
 
 class _Entry(argparse.Action):
@@ -388,15 +391,23 @@ def _unpair(args: argparse.Namespace) -> int:
 
 def _result(args: argparse.Namespace) -> int:
     def run() -> int:
+        import getpass
+
+        from msgspec.structs import replace
+
         from engine.tournament.report import result_line
+        from engine.tournament.slips import find_player
         from engine.tournament.typed_result import typed_result
 
         name_a, score_a, name_b, score_b = args.entries
-        a, b = (name_a, int(score_a)), (name_b, int(score_b))  # whole numbers: _bad_input
         with _open(args) as ledger:
             div = _one_division(ledger.state, args.division)
-            res = typed_result(div, args.round, a, b, forfeit=args.forfeit, reason=args.reason)
-            ledger.append(res)
+            # a player by number, name or unambiguous prefix, as a slip names one
+            a = (div.name(find_player(div, name_a)), int(score_a))  # whole: _bad_input
+            b = (div.name(find_player(div, name_b)), int(score_b))
+            out = None if args.forfeit is None else div.name(find_player(div, args.forfeit))
+            res = typed_result(div, args.round, a, b, forfeit=out, reason=args.reason)
+            ledger.append(replace(res, by=args.by or getpass.getuser()))
             print(result_line(div, div.results[args.round][(res.first, res.second)]))
         return 0
 
