@@ -1,0 +1,133 @@
+"""``rackclock event sheets LEDGER``: the sheets a venue posts and a director checks.
+
+``-o DIR`` writes the folder (:mod:`clock.exports.sheets_folder`): per division the
+pairings, standings, scorecards and wallchart as ``.txt`` and ``.html``, and
+``index.html``; ``--show SHEET`` prints one sheet as text instead
+(``--show scorecard 3``: player 3's card). ``--round N``: after round N (0: before
+round 1); default: after the complete rounds, with the next round's pairings when
+it is paired.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from engine.tournament.state import DivisionState, EventState
+
+__all__ = ["register"]
+
+_SHEETS = ("pairings", "standings", "scorecard", "wallchart")
+
+
+def register(action: Callable[..., argparse.ArgumentParser]) -> None:
+    """Add ``event sheets`` through ``event``'s own ``action`` helper."""
+    p = action(
+        "sheets",
+        "the sheets to post and check (pairings, standings, scorecards, wallchart): "
+        "a folder of text and HTML (-o DIR), or one sheet shown (--show)",
+        _sheets,
+    )
+    p.add_argument("-o", "--output", type=Path, metavar="DIR", help="write the folder here")
+    p.add_argument(
+        "--show",
+        nargs="+",
+        metavar="SHEET",
+        help="print one: pairings, standings, scorecard [N|NAME], wallchart",
+    )
+    p.add_argument("--round", type=int, metavar="N", help="after round N (default: complete ones)")
+    p.add_argument("--division", metavar="NAME")
+
+
+def _say(line: str) -> None:
+    sys.stderr.write(f"rackclock event sheets: {line}\n")
+
+
+def _bad_input(args: argparse.Namespace) -> str | None:
+    """What is wrong with the arguments themselves (exit 2, before the ledger is read)."""
+    if (args.output is None) == (args.show is None):
+        return "give -o DIR (the folder) or --show SHEET (one sheet), one of the two"
+    if args.round is not None and args.round < 0:
+        return f"--round {args.round}: after round 0 (before round 1) at the earliest"
+    if args.show is not None:
+        what, *rest = args.show
+        if what not in _SHEETS:
+            return f"--show {what!r}: expected one of {', '.join(_SHEETS)}"
+        if rest and (what != "scorecard" or len(rest) > 1):
+            return f"--show {' '.join(args.show)!r}: only scorecard takes one player (N or NAME)"
+    return None
+
+
+def _player(div: DivisionState, who: str) -> int:
+    """A player's number from a number or a name as typed.
+
+    Raises:
+        TournamentError: No such player (quoted).
+    """
+    from engine.tournament.errors import TournamentError
+
+    if who.isdigit():
+        if not 1 <= int(who) <= len(div.players):
+            raise TournamentError(
+                f"no player number {who} in division {div.spec.name} (1-{len(div.players)})"
+            )
+        return int(who)
+    return div.seed_of(who)
+
+
+def _show(args: argparse.Namespace, state: EventState, divisions: list[DivisionState]) -> None:
+    """Print the sheet ``--show`` names, as text, for each division."""
+    from clock.exports.sheets_folder import division_sheets, sheet_after
+    from engine.tournament.errors import TournamentError
+    from engine.tournament.sheets.scorecard import scorecard_sheet, scorecards
+    from engine.tournament.sheets.text import sheet_text
+
+    what, *who = args.show
+    if who and len(divisions) > 1:  # a player's number is the division's
+        names = ", ".join(d.spec.name for d in divisions)
+        raise TournamentError(f"the event has several divisions ({names}): give --division")
+    for div in divisions:
+        after = sheet_after(div, args.round)
+        if what == "scorecard" and who:
+            sheet = scorecard_sheet(scorecards(state, div, after, [_player(div, who[0])]))
+        else:
+            sheets = division_sheets(state, div, after)
+            kind = "scorecards" if what == "scorecard" else what
+            if kind not in sheets:
+                sys.stdout.write(f"division {div.spec.name}: no round is paired yet\n")
+                continue
+            sheet = sheets[kind]
+        sys.stdout.write(sheet_text(sheet))
+
+
+def _sheets(args: argparse.Namespace) -> int:
+    from clock.exports.sheets_folder import sheets_files, write_sheets
+    from clock.log.eventlog import LogError
+    from clock.tournament.ledger import EventLedger
+    from engine.errors import EngineError
+
+    bad = _bad_input(args)
+    if bad is not None:
+        _say(bad)
+        return 2
+    try:
+        with EventLedger.open(args.log, readonly=True) as ledger:
+            state = ledger.state
+        if args.division is not None:
+            divisions = [state.division(args.division)]
+        else:
+            divisions = list(state.divisions.values())
+        if args.show is not None:
+            _show(args, state, divisions)
+            return 0
+        files = sheets_files(state, divisions, args.round)  # all made before any is written
+        written = write_sheets(args.output, files)
+    except (LogError, EngineError, OSError) as exc:
+        _say(str(exc))
+        return 1
+    print(f"wrote {len(written)} files in {args.output}: open {args.output / 'index.html'}")
+    return 0

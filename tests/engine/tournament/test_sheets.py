@@ -1,0 +1,162 @@
+"""The sheets a venue posts and a director checks (engine.tournament.sheets) against
+hand-checked golden files: the Harbour Cup, 7 players and 3 rounds of division A
+with a bye every round, a forfeit (round 2), a tie, a withdrawal (Fay Ford, from
+round 3) and a late entry (Hal Hunt, from round 3), written as the folder
+``event sheets -o DIR`` writes (tests/data/sheets/: each sheet as .txt and .html,
+and index.html).
+
+To rewrite the golden files after a deliberate change, run with ``UPDATE_GOLDEN=1``
+(``UPDATE_GOLDEN=1 .venv/bin/pytest tests/engine/tournament/test_sheets.py``), then
+read every changed file and check its numbers by hand against the games below
+before committing it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from clock.exports.sheets_folder import sheets_files
+from engine.tournament.errors import TournamentError
+from engine.tournament.records import Created, Entered, Paired, Record, Result, Withdrew
+from engine.tournament.sheets.pairings import pairings, pairings_round
+from engine.tournament.sheets.scorecard import scorecards
+from engine.tournament.sheets.standings import standings, standings_sheet
+from engine.tournament.sheets.text import sheet_text
+from engine.tournament.sheets.wallchart import wallchart
+from engine.tournament.spec import Player
+from engine.tournament.state import EventState, replay
+from tests.helpers import UPDATE_GOLDEN
+
+GOLDEN = Path(__file__).resolve().parents[2] / "data" / "sheets"
+
+EVENT = """
+name = "Harbour Cup"
+[[division]]
+name = "A"
+rounds = 3
+classes = [{ name = "A", min = 1600 }, { name = "B", min = 1400 }, { name = "C" }]
+plan = [{ rounds = "1-3", system = "swiss" }]
+players = [
+  { name = "Ann Able", rating = 1800 },
+  { name = "Ben Baker", rating = 1700 },
+  { name = "Cid Cole", rating = 1600 },
+  { name = "Dee Dunn", rating = 1500 },
+  { name = "Eve Egan", rating = 1400 },
+  { name = "Fay Ford", rating = 1300 },
+  { name = "Gus Gray", rating = 1200 },
+]
+"""
+
+RECORDS: tuple[Record, ...] = (
+    # round 1: Gus the bye (+50); Cid and Fay tie
+    Paired("A", 1, ((1, 4), (5, 2), (3, 6), (7, 0))),
+    Result("A", 1, 1, 4, (420, 380)),
+    Result("A", 1, 5, 2, (350, 410)),
+    Result("A", 1, 3, 6, (400, 400)),
+    # round 2: Eve the bye; Dee forfeits to Cid (NASPA: +/-50 whatever the scores)
+    Paired("A", 2, ((2, 1), (4, 3), (6, 7), (5, 0))),
+    Result("A", 2, 2, 1, (380, 395)),
+    Result("A", 2, 4, 3, (0, 0), "forfeit", winner=3, spread=50, cause="director"),
+    Result("A", 2, 6, 7, (300, 450)),
+    # round 3: Fay gone, Hal in (seed 8) and has the bye
+    Withdrew("A", 6, 3, "went home"),
+    Entered("A", Player("Hal Hunt", 1000), 3),
+    Paired("A", 3, ((1, 3), (7, 2), (4, 5), (8, 0))),
+    Result("A", 3, 1, 3, (360, 410)),
+    Result("A", 3, 7, 2, (405, 371)),
+    Result("A", 3, 4, 5, (430, 377)),
+)
+
+
+def harbour_cup(upto: int = len(RECORDS)) -> EventState:
+    """The event after its first ``upto`` records."""
+    return replay([Created(EVENT), *RECORDS[:upto]])
+
+
+def test_the_folder_matches_the_hand_checked_golden_files() -> None:
+    state = harbour_cup()
+    files = sheets_files(state, list(state.divisions.values()), None)
+    assert sorted(files) == sorted(
+        [
+            "index.html",
+            *(f"A-{k}.{x}" for k in ("pairings", "standings", "scorecards", "wallchart")
+              for x in ("txt", "html")),
+        ]
+    )  # fmt: skip
+    if UPDATE_GOLDEN:
+        GOLDEN.mkdir(parents=True, exist_ok=True)
+        for name, text in files.items():
+            (GOLDEN / name).write_text(text, encoding="utf-8")
+    for name, text in files.items():
+        assert text == (GOLDEN / name).read_text(encoding="utf-8"), name
+    assert sorted(p.name for p in GOLDEN.iterdir()) == sorted(files)
+
+
+def test_the_models_hold_the_numbers_the_sheets_print() -> None:
+    state = harbour_cup()
+    div = state.division("A")
+    # the records at the round-3 tables are the standings after round 2
+    p = pairings(state, div, 3)
+    ann, cid = p.rows[0].first, p.rows[0].second
+    assert (ann.name, ann.record) == ("Ann Able", "2-0 +55")
+    assert cid is not None
+    assert (cid.name, cid.record) == ("Cid Cole", "1.5-0.5 +50")
+    assert [(r.name, r.table, r.first) for r in p.door][-1] == ("Hal Hunt", 0, None)
+    top = standings(state, div, 3).rows[0]
+    assert (top.place, top.name, top.wins, top.spread, top.rating_class) == (
+        "1",
+        "Gus Gray",
+        3.0,
+        234,
+        "C",
+    )
+    fay = next(r for r in standings(state, div, 3).rows if r.name == "Fay Ford")
+    assert fay.withdrew == 3
+    dee = scorecards(state, div, 3, [4]).cards[0].rows[1]
+    assert (dee.result, dee.score, dee.spread, dee.total) == ("forfeit loss", None, -50, -90)
+    hal = next(r for r in wallchart(state, div, 3).rows if r.name == "Hal Hunt")
+    assert hal.cells == ("", "", "bye+50")
+
+
+def test_the_sheets_at_an_earlier_round() -> None:
+    state = harbour_cup()
+    div = state.division("A")
+    # after round 1 the round to post is round 2, with its bye
+    assert pairings_round(div, 1) == 2
+    rows = pairings(state, div, 2).rows
+    assert rows[-1].second is None
+    assert rows[-1].first.name == "Eve Egan"
+    card = scorecards(state, div, 1, [7]).cards[0]
+    assert [(r.round, r.result, r.spread) for r in card.rows] == [(1, "bye", 50)]
+    # before any result: round 1's pairings, everyone 0-0
+    fresh = harbour_cup(1)
+    first = fresh.division("A")
+    assert pairings_round(first, 0) == 1
+    assert {s.record for r in pairings(fresh, first, 1).rows for s in (r.first, r.second) if s} == {
+        "0-0 +0"
+    }
+    assert "before round 1" in sheet_text(standings_sheet(standings(fresh, first, 0)))
+
+
+def test_a_round_without_results_is_refused() -> None:
+    state = harbour_cup(9)  # through round 2 and the withdrawal
+    with pytest.raises(TournamentError, match="--round 3: division A: rounds 1-2 have results"):
+        sheets_files(state, list(state.divisions.values()), 3)
+
+
+def test_shared_places_and_no_classes() -> None:
+    # TOR-11 shares a place among players level on match points, and records no spread
+    text = EVENT.replace('name = "A"\n', 'name = "A"\nvariant = "toronto-speed"\n')
+    text = text.replace(
+        'classes = [{ name = "A", min = 1600 }, { name = "B", min = 1400 }, { name = "C" }]\n', ""
+    )
+    state = replay([Created(text), Paired("A", 1, ((1, 2), (3, 4), (5, 6), (7, 0)))])
+    state.apply(Result("A", 1, 1, 2, (400, 300)))
+    state.apply(Result("A", 1, 3, 4, (400, 300)))
+    state.apply(Result("A", 1, 5, 6, (400, 300)))
+    sheet = sheet_text(standings_sheet(standings(state, state.division("A"), 1)))
+    assert "1=" in sheet
+    assert "class" not in sheet
+    assert "spread" not in sheet
