@@ -3,7 +3,8 @@
 A line is ``[DIVISION] [rROUND] PLAYER SCORE PLAYER SCORE``: ``3 410 7 385``,
 ``gus 410 dan 385``, ``Gray, Gus 410 Doe 385``. A player is a number (the
 division's, as ``event show`` lists them) or the start of a name: of the whole
-name, of any word of it, or of "Last, First" (case-insensitive). A prefix that
+name, of its last name, or of "Last, First", a word at a time (``g gray``,
+``gray, g``; case-insensitive). A prefix that
 fits several players is refused with them listed, except that a whole name, then a
 whole word of one name only, is that player (``dan`` is Dan Doe beside Dana Fox).
 A forfeit is ``PLAYER f`` (``3 f``, ``3 forfeit``, ``3 f 7``): that player
@@ -128,7 +129,7 @@ def find_player(div: DivisionState, typed: str) -> int:
             whole.append(seed)
         if word in words:
             by_word.append(seed)
-        if any(f.startswith(word) for f in forms | words):
+        if any(_starts(word.split(), f.split()) for f in forms):
             prefix.append(seed)
     for found in (whole, by_word, prefix):
         if len(found) == 1:
@@ -139,6 +140,12 @@ def find_player(div: DivisionState, typed: str) -> int:
     shown = ", ".join(_who(div, s) for s in prefix[:8])
     more = f" and {len(prefix) - 8} more" if len(prefix) > 8 else ""
     raise ResultError(f"{typed!r} fits several players: {shown}{more}; type more of the name")
+
+
+def _starts(typed: list[str], name: list[str]) -> bool:
+    """Whether each typed word starts the name's word in its place: ``g gray`` fits
+    Gus Gray, ``gray, g`` fits "Gray, Gus"."""
+    return len(typed) <= len(name) and all(map(str.startswith, name, typed))
 
 
 def _who(div: DivisionState, seed: int) -> str:
@@ -244,9 +251,14 @@ def read_slip(
     res = replace(res, by=by, reason=reason)
     before = div.results.get(rnd, {}).get((res.first, res.second))
     echo = result_echo(state, res, lead)
+    same = before is not None and (before.kind, before.scores, before.winner) == (
+        res.kind,
+        res.scores,
+        res.winner,
+    )
+    if same:  # a slip handed in twice, or a correction that changes nothing
+        raise ResultError(f"already in as typed: {echo}")
     if before is not None and not reason.strip():
-        if (before.kind, before.scores, before.winner) == (res.kind, res.scores, res.winner):
-            raise ResultError(f"already in as typed: {echo}")
         raise ResultError(
             f"already in: {result_echo(state, before, lead)}; to correct it: "
             f"c {line.strip()} --reason WHY"
