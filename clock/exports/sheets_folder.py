@@ -83,7 +83,8 @@ def sheets_files(
             files[f"{stem}.txt"] = sheet_text(sheet)
             files[f"{stem}.html"] = sheet_html(sheet)
             entries += [(sheet.title, f"{stem}.html"), (f"{kind} (plain text)", f"{stem}.txt")]
-        links.append((f"division {div.spec.name}, after round {upto}", entries))
+        when = f"after round {upto}" if upto else "before round 1"
+        links.append((f"division {div.spec.name}, {when}", entries))
     files[INDEX] = index_html(f"{state.spec.name or 'the event'}: sheets", links)
     return files
 

@@ -1,0 +1,110 @@
+"""``rackclock event sheets`` as a director runs it: the folder (the hand-checked
+golden files of tests/data/sheets/, written whole, again over an old one), one
+sheet shown on the terminal, and bad requests refused with one line, the folder
+untouched."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from clock.tournament.ledger import EventLedger
+from engine.tournament.records import Paired, Result
+from tests.engine.tournament.test_sheets import EVENT, GOLDEN, RECORDS
+
+RACKCLOCK = str(Path(sys.executable).parent / "rackclock")
+
+
+def rackclock(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [RACKCLOCK, *map(str, args)], capture_output=True, text=True, timeout=60, check=False
+    )
+
+
+def harbour_cup(tmp_path: Path, event: str = EVENT) -> Path:
+    """The Harbour Cup's ledger on disk (the golden files' event)."""
+    log = tmp_path / "cup.sqlite"
+    with EventLedger.create(log, event, "cup.toml") as ledger:
+        for record in RECORDS:
+            ledger.append(record)
+    return log
+
+
+def test_the_sheets_folder_is_the_golden_one_and_is_rewritten_whole(tmp_path: Path) -> None:
+    log = harbour_cup(tmp_path)
+    out = tmp_path / "web"
+    done = rackclock("event", "sheets", log, "-o", out)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == f"wrote 9 files in {out}: open {out / 'index.html'}\n"
+    golden = {p.name: p.read_text(encoding="utf-8") for p in GOLDEN.iterdir()}
+    assert {p.name: p.read_text(encoding="utf-8") for p in out.iterdir()} == golden
+    # again, after round 1: each file replaced whole, no temporary file left behind
+    again = rackclock("event", "sheets", log, "-o", out, "--round", "1")
+    assert again.returncode == 0, again.stderr
+    assert sorted(p.name for p in out.iterdir()) == sorted(golden)
+    assert (
+        (out / "A-pairings.txt")
+        .read_text(encoding="utf-8")
+        .startswith("Harbour Cup, division A: pairings, round 2\n")
+    )
+    assert "standings after round 1" in (out / "A-standings.html").read_text(encoding="utf-8")
+
+
+def test_one_sheet_on_the_terminal(tmp_path: Path) -> None:
+    log = harbour_cup(tmp_path)
+    wall = rackclock("event", "sheets", log, "--show", "wallchart")
+    assert wall.returncode == 0, wall.stderr
+    assert wall.stdout == (GOLDEN / "A-wallchart.txt").read_text(encoding="utf-8")
+    card = rackclock("event", "sheets", log, "--show", "scorecard", "4", "--round", "2")
+    assert card.returncode == 0, card.stderr
+    assert card.stdout.splitlines()[3] == "#4 Dee Dunn (1500)"
+    assert "    2      2  Cid Cole (#3)  first   forfeit loss" in card.stdout
+    assert "round 3" not in card.stdout.split("\n", 1)[1]
+    by_name = rackclock("event", "sheets", log, "--show", "scorecard", "Hal Hunt")
+    assert "    3                         bye                    +50  1-0    +50" in by_name.stdout
+
+
+def test_bad_requests_are_one_line_and_write_nothing(tmp_path: Path) -> None:
+    log = harbour_cup(tmp_path)
+    out = tmp_path / "web"
+    refused = {
+        ("-o", out, "--round", "4"): (1, "--round 4: division A: rounds 1-3 have results"),
+        ("-o", out, "--round", "-1"): (2, "--round -1: after round 0 (before round 1)"),
+        ("--show", "wall"): (2, "--show 'wall': expected one of pairings, standings, scorecard"),
+        ("--show", "standings", "3"): (2, "only scorecard takes one player"),
+        ("--show", "scorecard", "9"): (1, "no player number 9 in division A (1-8)"),
+        ("--show", "scorecard", "Zed"): (1, "has no player 'Zed'"),
+        ("--show", "standings", "--division", "Z"): (1, "no division 'Z'"),
+        ("-o", out, "--show", "standings"): (2, "give -o DIR (the folder) or --show SHEET"),
+    }
+    for args, (code, said) in refused.items():
+        done = rackclock("event", "sheets", log, *args)
+        assert done.returncode == code, (args, done.stderr)
+        assert done.stderr.startswith("rackclock event sheets: "), args
+        assert said in done.stderr, (args, done.stderr)
+        assert done.stderr.count("\n") == 1, done.stderr
+        assert not out.exists()
+
+
+def test_two_divisions_have_their_own_files(tmp_path: Path) -> None:
+    second = EVENT.replace('[[division]]\nname = "A"', '[[division]]\nname = "B"', 1)
+    event = EVENT + second.split("\n", 2)[2].replace('name = "Harbour Cup"\n', "")
+    log = harbour_cup(tmp_path, event)
+    with EventLedger.open(log) as ledger:
+        ledger.append(Paired("B", 1, ((1, 2), (3, 4), (5, 6), (7, 0))))
+        ledger.append(Result("B", 1, 1, 2, (500, 300)))
+    out = tmp_path / "web"
+    done = rackclock("event", "sheets", log, "-o", out)
+    assert done.returncode == 0, done.stderr
+    assert (out / "A-standings.txt").read_text(encoding="utf-8") == (
+        GOLDEN / "A-standings.txt"
+    ).read_text(encoding="utf-8")
+    b = (out / "B-pairings.txt").read_text(encoding="utf-8")
+    assert b.startswith("Harbour Cup, division B: pairings, round 1\n")  # round 1 not complete
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert "division A, after round 3" in index
+    assert "division B, before round 1" in index
+    mixed = rackclock("event", "sheets", log, "--show", "scorecard", "1")
+    assert mixed.returncode == 1
+    assert "several divisions (A, B): give --division" in mixed.stderr
