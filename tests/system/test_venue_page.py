@@ -314,3 +314,108 @@ async def test_live_standings_follow_the_tables_and_the_event(
             first = "document.querySelector('#standings tr:nth-child(2) td.player').textContent"
             assert await page.eval(first) == "Ann"
             await page.screenshot("standings")
+
+
+TWO_DIVISIONS = """
+name = "Spring Open"
+[[division]]
+name = "A"
+rounds = 2
+plan = [{ rounds = "1-2", system = "koth" }]
+players = [
+  { name = "Ann Able", rating = 1800 },
+  { name = "Ben Baker", rating = 1700 },
+  { name = "Cid Cole", rating = 1600 },
+  { name = "Dee Dunn", rating = 1500 },
+  { name = "Eve East", rating = 1400 },
+]
+[[division]]
+name = "B"
+rounds = 1
+plan = [{ rounds = "1", system = "koth" }]
+players = [{ name = "Fay Fox", rating = 1000 }, { name = "Gus Gray", rating = 900 }]
+"""
+
+CELLS = "[...document.querySelectorAll('#{box} tr')].map(r => [...r.cells].map(c => c.textContent))"
+
+
+def _get(url: str) -> tuple[str, bytes]:
+    with urllib.request.urlopen(url) as r:
+        return r.headers["content-type"], r.read()
+
+
+async def test_the_projector_shows_the_sheets_and_the_tsh_feed_follows_the_event(
+    mosquitto: Broker, tmp_path: Path
+) -> None:
+    """``/projector``: each division's pairings (the round to post) beside its
+    standings, the same cells as the printed sheets, the divisions taking turns;
+    the director records the round and pairs the next: the projector and
+    ``/tourney.js`` follow."""
+    from engine.exports.newt import tourney_js
+    from engine.tournament.sheets.pairings import pairings, pairings_sheet
+    from engine.tournament.sheets.standings import standings, standings_sheet
+
+    def cells(sheet_rows: tuple[tuple[str, ...], ...], head: tuple[str, ...]) -> list[list[str]]:
+        return [list(head), *map(list, sheet_rows)]
+
+    log = tmp_path / "open.sqlite"
+    with EventLedger.create(log, TWO_DIVISIONS, "open.toml") as ledger:
+        for name in ("A", "B"):
+            ledger.append(draw(ledger.state.division(name), 1))
+        async with (
+            venue_page(mosquitto, log) as url,
+            browser(tmp_path, url + "projector?every=600") as page,
+        ):
+            state = ledger.state
+            div = state.division("A")
+            await page.until(
+                "document.body.dataset.division === 'A'"
+                " && document.getElementById('pairings').textContent.includes('round 1')",
+                "division A's pairings of round 1",
+            )
+            posted = pairings_sheet(pairings(state, div, 1)).sections[0]
+            assert await page.eval(CELLS.format(box="pairings")) == cells(posted.rows, posted.head)
+            table = standings_sheet(standings(state, div, 0)).sections[0]
+            assert await page.eval(CELLS.format(box="standings")) == cells(table.rows, table.head)
+            assert "before round 1" in await page.eval(
+                "document.getElementById('standings').textContent"
+            )
+            await page.screenshot("projector")
+            # the pages take turns: the "by name" list, then division B
+            shown = "document.getElementById('pairings').querySelector('h2').textContent"
+            await page.eval("turn += 1; show()")
+            assert "By name" in await page.eval(shown)
+            await page.eval("turn += 1; show()")
+            assert await page.eval("document.body.dataset.division") == "B"
+            # the director records round 1 (a forfeit among them) and pairs round 2
+            for first, second in ledger.state.division("A").pairings[1].pairs:
+                if not second:
+                    continue
+                if first == 1:
+                    ledger.append(Result("A", 1, first, second, (410, 390)))
+                else:
+                    ledger.append(
+                        Result(
+                            "A", 1, first, second, (0, 0), "forfeit", winner=first, spread=50,
+                            cause="director",
+                        )
+                    )  # fmt: skip
+            ledger.append(draw(ledger.state.division("A"), 2))
+            await page.eval("turn = 0; show()")
+            await page.until(
+                "document.body.dataset.division === 'A'"
+                " && document.getElementById('pairings').textContent.includes('round 2')"
+                " && document.getElementById('standings').textContent.includes('after round 1')",
+                "round 2's pairings and the standings after round 1",
+            )
+            state = ledger.state
+            div = state.division("A")
+            posted = pairings_sheet(pairings(state, div, 2)).sections[0]
+            assert await page.eval(CELLS.format(box="pairings")) == cells(posted.rows, posted.head)
+            table = standings_sheet(standings(state, div, 1)).sections[0]
+            assert await page.eval(CELLS.format(box="standings")) == cells(table.rows, table.head)
+            await page.screenshot("projector-round-2")
+            kind, feed = await asyncio.to_thread(_get, url + "tourney.js")
+            assert kind == "text/javascript; charset=utf-8"
+            assert feed == tourney_js(state)
+            assert b'"scores":[410]' in feed

@@ -27,7 +27,15 @@ import msgspec
 from engine.errors import EngineError
 from engine.exports.newt import tourney_js
 from engine.tournament.assignment import Assignment, round_assignments
-from engine.tournament.live import TableGame, assigned_game, phase_words, round_standings
+from engine.tournament.live import (
+    TableGame,
+    assigned_game,
+    complete_rounds,
+    phase_words,
+    round_standings,
+)
+from engine.tournament.sheets.pairings import pairings, pairings_round, pairings_sheet
+from engine.tournament.sheets.standings import standings, standings_sheet
 from engine.tournament.standings import Standing
 from engine.tournament.state import DivisionState, EventState
 from firmware_bridge.mqtt.topics import TopicError, every_table, parse_topic, table_order
@@ -79,6 +87,8 @@ class VenueModel:
         """The event (``--event``), for its standings."""
         self.standings_due = False
         """A table or the event changed since the standings were last pushed."""
+        self.projector_due = False
+        """The event changed since the projector's sheets were last pushed."""
         self._watchers: set[asyncio.Queue[dict[str, Any]]] = set()
         self._feed: tuple[tuple[int, int], bytes] | None = None
         """tsh's feed as last built, with the event it was built from (its identity
@@ -239,6 +249,41 @@ class VenueModel:
             return
         self._push({"type": "standings", "divisions": divisions})
 
+    def projector(self) -> list[dict[str, Any]]:
+        """What the projector view shows of each division: the sheets as posted after
+        its complete rounds (the same cells as the printed sheets: ``event sheets``),
+        the pairings of the round to post (the next one once paired) and the
+        standings; the pairings None before a round is paired."""
+        if self.event is None:
+            return []
+        out = []
+        for div in self.event.divisions.values():
+            after = complete_rounds(div)
+            rnd = pairings_round(div, after)
+            posted = pairings_sheet(pairings(self.event, div, rnd)) if rnd else None
+            table = standings(self.event, div, after)
+            out.append(
+                {
+                    "event": self.event.spec.name,
+                    "division": div.spec.name,
+                    "round": rnd,
+                    "label": table.label,
+                    "pairings": None if posted is None else _plain(posted),
+                    "standings": _plain(standings_sheet(table)),
+                }
+            )
+        return out
+
+    def push_projector(self) -> None:
+        """Send the projector's sheets to the browsers (after the event changed)."""
+        self.projector_due = False
+        try:
+            divisions = self.projector()
+        except Exception:  # a bug of ours must not stop the page
+            log.exception("venue page: cannot make the projector's sheets")
+            return
+        self._push({"type": "projector", "divisions": divisions})
+
     def _game_at(
         self, event: EventState, div: DivisionState, rnd: int, pair: tuple[int, int]
     ) -> TableGame | None:
@@ -268,6 +313,7 @@ class VenueModel:
             "connected": self.broker_connected,
             "tables": [self.summary(n) for n in names],
             "standings": self.standings(),
+            "projector": self.projector(),
         }
 
     def table(self, name: str) -> dict[str, Any] | None:

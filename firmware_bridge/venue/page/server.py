@@ -2,7 +2,9 @@
 broker connection in the viewer's role, pushing to browsers with server-sent
 events (``/events``). Everything the page loads is served here (no CDN).
 
-Routes: ``/`` the page, ``/app.js``, ``/style.css``, ``/venue`` (the whole
+Routes: ``/`` the page, ``/app.js``, ``/style.css``, ``/projector`` (the
+current pairings and the standings in large type, for a projector: its own
+``projector.js`` and ``projector.css``), ``/venue`` (the whole
 venue as JSON), ``/table/<name>`` (one table's board and moves), ``/events``
 (the changes, as they come), ``/tourney.js`` (the event as tsh's live feed:
 :mod:`engine.exports.newt`; with ``--event``). ``rackclock venue --page PORT`` runs it.
@@ -45,6 +47,9 @@ _STATIC = {
     "/": ("index.html", "text/html; charset=utf-8"),
     "/app.js": ("app.js", "text/javascript; charset=utf-8"),
     "/style.css": ("style.css", "text/css; charset=utf-8"),
+    "/projector": ("projector.html", "text/html; charset=utf-8"),
+    "/projector.js": ("projector.js", "text/javascript; charset=utf-8"),
+    "/projector.css": ("projector.css", "text/css; charset=utf-8"),
 }
 CONTENT_SECURITY_POLICY = (
     b"default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
@@ -235,6 +240,8 @@ class VenuePage:
                 await self._reread()
             if self.model.standings_due:
                 self.model.push_standings()
+            if self.model.projector_due:
+                self.model.push_projector()
             await asyncio.sleep(1.0)
 
     async def _reread(self) -> None:
@@ -256,3 +263,4 @@ class VenuePage:
             return
         self.model.event = self._ledger.state
         self.model.standings_due = True
+        self.model.projector_due = True

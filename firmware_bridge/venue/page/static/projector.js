@@ -1,0 +1,91 @@
+// The projector view: each division's pairings (the round to post) beside its
+// standings, the same cells as the printed sheets (the server sends the sheets),
+// in pages that fit the screen; the pages and the divisions take turns every
+// EVERY_S seconds. ?division=A shows one division only; ?every=20 sets the turn.
+"use strict";
+const params = new URLSearchParams(location.search);
+const EVERY_S = Math.max(3, Number(params.get("every")) || 12);
+const ONLY = params.get("division");
+let divisions = [];   // [{event, division, round, label, pairings: sheet|null, standings: sheet}]
+let turn = 0;         // how many turns have passed: which division and page is shown
+
+function esc(text) {
+  return String(text ?? "").replace(/[&<>"']/g, (c) => "&#" + c.charCodeAt(0) + ";");
+}
+
+function rowsPerPage() {
+  // the rows that fit under the header, the column title and the table head
+  const rem = parseFloat(getComputedStyle(document.documentElement).fontSize);
+  return Math.max(5, Math.floor((window.innerHeight - 6 * rem) / (1.45 * rem)));
+}
+
+function pages(sheet, size) {
+  // every section of the sheet in pages of `size` rows, each with its caption
+  const out = [];
+  for (const s of sheet ? sheet.sections : []) {
+    for (let at = 0; at < Math.max(1, s.rows.length); at += size) {
+      out.push({caption: s.caption, head: s.head, right: s.right, rows: s.rows.slice(at, at + size),
+        from: at + 1, to: Math.min(at + size, s.rows.length), of: s.rows.length});
+    }
+  }
+  return out;
+}
+
+function grid(title, page) {
+  if (!page) return `<h2>${esc(title)}</h2><p class="empty">not posted yet</p>`;
+  const part = page.of > page.to - page.from + 1 ? ` (${page.from}-${page.to} of ${page.of})` : "";
+  let html = `<h2>${esc(title)}${page.caption ? ": " + esc(page.caption) : ""}${esc(part)}</h2><table><tr>`;
+  page.head.forEach((h, i) => { html += `<th class="${page.right[i] ? "n" : ""}">${esc(h)}</th>`; });
+  html += "</tr>";
+  for (const row of page.rows) {
+    html += "<tr>";
+    row.forEach((cell, i) => { html += `<td class="${page.right[i] ? "n" : "name"}">${esc(cell)}</td>`; });
+    html += "</tr>";
+  }
+  return html + "</table>";
+}
+
+function show() {
+  const shown = divisions.filter((d) => !ONLY || d.division.toLowerCase() === ONLY.toLowerCase());
+  if (!shown.length) {
+    document.getElementById("title").textContent = "no event to show";
+    document.getElementById("pairings").innerHTML = "";
+    document.getElementById("standings").innerHTML = "";
+    return;
+  }
+  // each division is shown for as many turns as its longer column has pages
+  const size = rowsPerPage();
+  const screens = [];
+  for (const d of shown) {
+    const p = pages(d.pairings, size);
+    const s = pages(d.standings, size);
+    for (let i = 0; i < Math.max(p.length, s.length, 1); i++) {
+      screens.push({d, p: p.length ? p[i % p.length] : null, s: s[i % s.length]});
+    }
+  }
+  const at = screens[turn % screens.length];
+  document.body.dataset.division = at.d.division;
+  document.getElementById("title").textContent = `${at.d.event || "the event"}, division ${at.d.division}`;
+  document.getElementById("step").textContent =
+    screens.length > 1 ? `${(turn % screens.length) + 1} of ${screens.length}` : "";
+  document.getElementById("pairings").innerHTML =
+    grid(at.d.round ? `Pairings, round ${at.d.round}` : "Pairings", at.p);
+  document.getElementById("standings").innerHTML =
+    grid(`Standings ${at.d.label}`, at.s);
+}
+
+function take(msg) {
+  if (msg.type === "venue") divisions = msg.projector || [];
+  else if (msg.type === "projector") divisions = msg.divisions;
+  else return;
+  show();
+}
+
+function connect() {
+  const source = new EventSource("/events");
+  source.onmessage = (e) => take(JSON.parse(e.data));
+}
+
+setInterval(() => { turn += 1; show(); }, EVERY_S * 1000);
+window.addEventListener("resize", show);
+connect();
