@@ -51,7 +51,6 @@ __all__ = [
     "PrizeList",
     "SpecialPrize",
     "place_prizes",
-    "prize_lines",
     "prize_list",
     "special_prizes",
 ]
@@ -122,7 +121,7 @@ class SpecialPrize(msgspec.Struct, frozen=True):
     value: int
     """The score, the play's score, or the number of bingos."""
     games: tuple[GameRef, ...]
-    """Where it came from: the game (a play's, a score's), or every game with a bingo."""
+    """Where it came from: the game (a play's, a score's), or each game with a bingo."""
     play: str = ""
     """A play's word and move: ``QUIXOTIC 8A QUIXOTIC``; empty for the others."""
 
@@ -312,7 +311,9 @@ def special_prizes(
                 if m.bingo:
                     bingos.setdefault(name, []).append(ref)
     out = _best("high game", scores) + _best("high loss", losses) + _best("high play", plays)
-    out += _best("most bingos", ((len(g), n, tuple(g), "") for n, g in bingos.items()))
+    out += _best(
+        "most bingos", ((len(g), n, tuple(dict.fromkeys(g)), "") for n, g in bingos.items())
+    )
     notes = []
     if slips:
         notes.append(
@@ -357,26 +358,3 @@ def prize_list(
         tuple(specials),
         tuple(notes),
     )
-
-
-def _record(p: PlacePrize) -> str:
-    return f"{p.wins:g}-{p.losses:g} {p.spread:+d}"
-
-
-def prize_lines(plist: PrizeList) -> list[str]:
-    """The prize list as text: ``event prizes``, the console and the prize sheet."""
-    when = f"after round {plist.through}" if plist.through else "before round 1"
-    final = "" if plist.final else f" (provisional: {plist.rounds} rounds)"
-    lines = [f"division {plist.division} prizes {when}{final}:"]
-    width = max((len(p.label) for p in plist.places), default=0)
-    for p in plist.places:
-        lines.append(f"  {p.label:<{width}}  {p.name} ({p.rating}) {_record(p)}")
-    if not plist.places:
-        lines.append("  no prize places")
-    for s in plist.specials:
-        what = {"most bingos": f"{s.value} bingo(s)"}.get(s.kind, str(s.value))
-        play = f" {s.play}" if s.play else ""
-        lines.append(f"  {s.kind}: {s.name} {what}{play}")
-        lines += [f"    {g.text}" for g in s.games]
-    lines += [f"  note: {n}" for n in plist.notes]
-    return lines

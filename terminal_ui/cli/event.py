@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from terminal_ui.cli import event_sheets, event_slips
+from terminal_ui.cli import event_prizes, event_sheets, event_slips
 from terminal_ui.cli.args import add_t_encoding
 
 if TYPE_CHECKING:
@@ -122,6 +122,7 @@ def register(sub: Any) -> None:
     imp.add_argument("--system", default="swiss", help="how the rounds after are paired")
     event_slips.register(esub, action)  # slips, missing: results from paper slips
     event_sheets.register(action)  # sheets: pairings, standings, scorecards, wallchart
+    event_prizes.register(action)  # prizes: places, rating classes, high game and plays
 
 
 class _Entry(argparse.Action):

@@ -11,8 +11,11 @@ from engine.exports.gcg import to_gcg
 from engine.gcg.record import EventKind
 from engine.rules.replay import replay as replay_game
 from engine.tournament.intake import results_from_log
-from engine.tournament.prizes import place_prizes, prize_lines, prize_list
+from engine.tournament.prizes import place_prizes, prize_list
 from engine.tournament.records import Created, Paired, Record, Result
+from engine.tournament.sheets.html import sheet_html
+from engine.tournament.sheets.prizes import prizes_sheet
+from engine.tournament.sheets.text import sheet_text
 from engine.tournament.state import EventState, replay
 from tests.support.gamelog import game_events, numbered
 
@@ -131,7 +134,7 @@ def test_special_prizes_from_the_logs_and_the_slips() -> None:
     assert [s.value for s in plist.specials if s.kind == "high play"] == [top]
     best = next(s for s in plist.specials if s.kind == "most bingos")
     assert (best.name, best.value) == (max(bingos, key=lambda n: bingos[n]), 4)
-    assert [g.round for g in best.games] == [1, 1, 1, 1]
+    assert [(g.round, g.table) for g in best.games] == [(1, "t1")]  # four bingos, one game
     high = next(s for s in plist.specials if s.kind == "high play")
     assert high.games[0].logged
     assert high.games[0].table in ("t1", "t2")
@@ -144,8 +147,8 @@ def test_special_prizes_from_the_logs_and_the_slips() -> None:
     r1_losses = [min(r.scores) for r in div.results[1].values()]
     assert loss.value == max([350, 300, *r1_losses])
     assert any("slips" in n for n in plist.notes)
-    text = "\n".join(prize_lines(plist))
-    assert "high play: " in text
+    text = sheet_text(prizes_sheet("Prize Day", plist))
+    assert "\nhigh play " in text
     assert "round 1 table t" in text
     assert "(slip)" in text
 
@@ -162,4 +165,9 @@ def test_a_list_before_the_last_round_is_provisional() -> None:
     state, games = logged_event()
     plist = prize_list(state, state.division("A"), 1, games)
     assert not plist.final
-    assert "provisional" in prize_lines(plist)[0]
+    text = sheet_text(prizes_sheet("Prize Day", plist))
+    assert text.startswith("Prize Day, division A: prizes after round 1\n")
+    assert "Provisional: the division plays 2 rounds." in text
+    page = sheet_html(prizes_sheet("Prize Day", plist))
+    assert "Provisional: the division plays 2 rounds." in page
+    assert "<td>high play</td>" in page

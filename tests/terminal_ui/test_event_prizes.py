@@ -1,0 +1,112 @@
+"""``rackclock event prizes`` on files on disk: an event's ledger whose round 1 came
+from two tables' SQLite game logs (generated games, tests/support/gamelog.py) and
+round 2 from slips; the special prizes read from the logs the results name or from
+``--games``, read-only."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from clock.log.eventlog import EventLog
+from clock.tournament.gamelogs import read_game_log, take_results
+from clock.tournament.ledger import EventLedger, verify_ledger
+from clock.tournament.special_prizes import event_prize_lists, named_logs
+from engine.rules.replay import replay as replay_game
+from engine.tournament.records import Paired, Result
+from tests.support.gamelog import game_events, numbered
+
+RACKCLOCK = str(Path(sys.executable).parent / "rackclock")
+SEEDS = (24, 17)
+"""Ann v Cyd (Cyd's four bingos), Ben v Hal (Hal's 183, the highest play)."""
+
+
+def rackclock(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [RACKCLOCK, *map(str, args)], capture_output=True, text=True, timeout=60, check=False
+    )
+
+
+def day(tmp_path: Path) -> Path:
+    """The ledger after two rounds; the tables' logs under ``tmp_path / "tables"``."""
+    games = [game_events(seed, "naspa") for seed in SEEDS]
+    names = [p for g in games for p in replay_game(numbered(g))[0].players]
+    players = ",\n".join(
+        f'{{ name = "{n}", rating = {1500 - 100 * i} }}' for i, n in enumerate(names)
+    )
+    text = (
+        'name = "Prize Day"\n[[division]]\nname = "A"\nrounds = 2\nprizes = 2\n'
+        'plan = [{ rounds = "1-2", system = "swiss" }]\n'
+        f"players = [\n{players}\n]\n"
+    )
+    path = tmp_path / "day.sqlite"
+    tables = tmp_path / "tables"
+    tables.mkdir()
+    with EventLedger.create(path, text, "day.toml") as ledger:
+        ledger.append(Paired("A", 1, ((1, 2), (3, 4))))
+        for i, events in enumerate(games, start=1):
+            log = tables / f"t{i}.sqlite"
+            with EventLog.open(log) as gl:
+                for ev in events:
+                    gl.append(ev)
+            got = take_results(ledger, str(log), read_game_log(log), round_=1, unsigned=True)
+            assert len(got.results) == 1, got
+        ledger.append(Paired("A", 2, ((1, 3), (2, 4))))
+        ledger.append(Result("A", 2, 1, 3, (412, 399)))
+        ledger.append(Result("A", 2, 2, 4, (380, 420)))
+    return path
+
+
+def test_the_logs_the_results_name_give_the_plays(tmp_path: Path) -> None:
+    path = day(tmp_path)
+    with EventLedger.open(path, readonly=True) as ledger:
+        divs = list(ledger.state.divisions.values())
+        assert [p.name for p in named_logs(divs)] == ["t1.sqlite", "t2.sqlite"]
+        lists, skipped = event_prize_lists(ledger.state, divs)
+    assert skipped == []
+    (plist,) = lists
+    assert plist.final
+    kinds = {(s.kind, s.name, s.value) for s in plist.specials}
+    assert ("high play", "Hal", 183) in kinds
+    assert ("most bingos", "Cyd", 4) in kinds
+
+
+def test_event_prizes_prints_the_places_and_the_special_prizes(tmp_path: Path) -> None:
+    path = day(tmp_path)
+    before = verify_ledger(path)
+    got = rackclock("event", "prizes", path, "--games", tmp_path / "tables")
+    assert got.returncode == 0, got.stderr
+    lines = got.stdout.splitlines()
+    assert lines[0] == "Prize Day, division A: prizes after round 2"
+    places = lines.index("Places")
+    assert lines[places + 2].split()[:2] == ["prize", "#"]
+    assert lines[places + 4].split()[0] == "1st"
+    assert any(
+        re.match(r"high play +Hal +183 +\S+ \S+ \S+ +round 1 table t2: ", ln) for ln in lines
+    )
+    assert any(re.match(r"most bingos +Cyd +4 bingo\(s\) +round 1 table t1: ", ln) for ln in lines)
+    assert any(re.match(r"high game +\S+ +\d+ +round \d", ln) for ln in lines)
+    assert verify_ledger(path) == before  # read-only
+    early = rackclock("event", "prizes", path, "--round", "1")
+    assert early.returncode == 0, early.stderr
+    assert early.stdout.startswith("Prize Day, division A: prizes after round 1\n")
+    assert "Provisional: the division plays 2 rounds." in early.stdout
+
+
+def test_bad_input_is_one_line_and_changes_nothing(tmp_path: Path) -> None:
+    path = day(tmp_path)
+    before = verify_ledger(path)
+    for args, code, said in (
+        (("--round", "0"), 2, "--round 0: rounds are numbered from 1"),
+        (("--round", "3"), 1, "--round 3: division A: rounds 1-2 have results"),
+        (("--division", "Z"), 1, "no division 'Z'"),
+        (("--games", tmp_path / "nowhere"), 1, "no such file"),
+    ):
+        got = rackclock("event", "prizes", path, *args)
+        assert got.returncode == code, (args, got.stderr)
+        assert said in got.stderr
+        assert len(got.stderr.strip().splitlines()) == 1
+        assert got.stdout == ""
+    assert verify_ledger(path) == before
