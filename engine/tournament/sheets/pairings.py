@@ -119,19 +119,16 @@ def _bye_or(table: int) -> str:
     return str(table) if table else "bye"
 
 
+def _seat_cells(seat: Seat) -> tuple[str, str, str]:
+    return str(seat.seed), seat.name, seat.record
+
+
 def pairings_sheet(p: Pairings) -> Sheet:
     """Both lists as a sheet: by table, then (a page of its own) by name."""
     by_table = []
     for row in p.rows:
-        one = row.first
-        two = row.second
-        if two is None:
-            by_table.append((_bye_or(0), str(one.seed), one.name, one.record, "", "", ""))
-        else:
-            by_table.append(
-                (str(row.table), str(one.seed), one.name, one.record, str(two.seed), two.name,
-                 two.record)
-            )  # fmt: skip
+        cells = [_bye_or(row.table), *_seat_cells(row.first)]
+        by_table.append((*cells, *(_seat_cells(row.second) if row.second else ("", "", ""))))
     door = [
         (
             r.name,
