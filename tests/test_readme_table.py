@@ -71,6 +71,11 @@ PROCESS_TESTS: tuple[tuple[str, str, str], ...] = (
         "test_pair_result_correct_and_standings_from_the_command_line",
     ),
     ("event standings", "system/test_event.py", "test_an_event_from_pairings_to_tsh"),
+    (
+        "event sheets",
+        "terminal_ui/test_sheets_cli.py",
+        "test_the_sheets_folder_is_the_golden_one_and_is_rewritten_whole",
+    ),
     ("event verify", "system/test_event.py", "test_an_event_from_pairings_to_tsh"),
     ("event withdraw", "system/test_readme_commands.py", "test_event_withdraw_then_pair"),
     ("event export", "system/test_event.py", "test_an_event_from_pairings_to_tsh"),
