@@ -42,6 +42,7 @@ from firmware_bridge.mqtt.topics import (
     TableTopics,
     TopicError,
     client_id,
+    owned_id,
     table_from_path,
 )
 
@@ -371,8 +372,9 @@ class MqttSession:
         """Acknowledge a received message (PUBACK) after ``on_message`` returns, unless
         the handler took the acknowledgement over with :meth:`ack_later`."""
         """Where to connect."""
-        self.identifier = identifier
-        """The fixed client identifier (the key of the broker-side session)."""
+        self.identifier = owned_id(broker.username, identifier)
+        """The fixed client identifier (the key of the broker-side session), behind the
+        login's name and ``-``: a venue's broker refuses an id its login does not own."""
         self.subscriptions = tuple(subscriptions)
         """Topic filters subscribed at QoS 1 on every connect."""
         self.session_expiry_s = session_expiry_s

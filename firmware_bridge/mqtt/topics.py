@@ -26,11 +26,15 @@ docs/mqtt.md is the specification.
 (TableTopics(venue='club', table='t1'), 'state')
 >>> client_id("clock", "club", "t1", host="pi-7")
 'rackclock-clock-club-t1-pi-7'
+>>> owned_id("t1", "rackclock-clock-club-t1-pi-7")
+'t1-rackclock-clock-club-t1-pi-7'
 """
 
 from __future__ import annotations
 
+import os
 import re
+import secrets
 import socket
 from dataclasses import dataclass
 from typing import Literal
@@ -46,7 +50,9 @@ __all__ = [
     "TopicError",
     "client_id",
     "every_table",
+    "owned_id",
     "parse_topic",
+    "process_tag",
     "table_from_path",
     "table_order",
 ]
@@ -225,16 +231,49 @@ def table_from_path(path: str) -> TableTopics | None:
     raise TopicError(f"URL path {path!r} must be /<venue>/<table> or /<table>")
 
 
-def client_id(role: Role, venue: str, table: str, *, host: str | None = None) -> str:
-    """A stable MQTT client identifier from role, table and host.
+def client_id(
+    role: Role, venue: str, table: str, *, host: str | None = None, unique: bool = False
+) -> str:
+    """An MQTT client identifier from role, table and host.
 
-    Stable, so a reconnecting client resumes its persistent session; distinct
-    per role, table and host, so two programs never fight over one identifier
-    (the broker drops the older connection and they would flap forever).
+    Stable by default, so a reconnecting client resumes its persistent session (a
+    table's: the key to its queued presses and director commands); distinct per
+    role, table and host, so two programs never fight over one identifier (the
+    broker drops the older connection and they would flap forever). ``unique``: a
+    program two of which may run at once (a venue page, a hub, a director's desk, a
+    spectator) adds :func:`process_tag`, so a second projector does not knock the
+    first off; its session ends with it.
     """
     name = host if host is not None else socket.gethostname()
     safe = _UNSAFE.sub("_", name).strip("_") or "host"
-    return f"rackclock-{role}-{_check('venue', venue)}-{_check('table', table)}-{safe}"
+    ident = f"rackclock-{role}-{_check('venue', venue)}-{_check('table', table)}-{safe}"
+    return f"{ident}-{process_tag()}" if unique else ident
+
+
+def process_tag() -> str:
+    """A tag no other connection has: this process's id and a random part (two
+    connections of one process differ too).
+
+    >>> process_tag() != process_tag()
+    True
+    """
+    return f"{os.getpid()}-{secrets.token_hex(3)}"
+
+
+def owned_id(login: str | None, identifier: str) -> str:
+    """The identifier a client logged in as ``login`` connects with: ``identifier``
+    behind ``<login>-``, the prefix a venue's broker requires (docs/mqtt.md,
+    "Security": a client id belongs to its login); as it is without a login, or when
+    it already begins so.
+
+    >>> owned_id("viewer", "viewer-page")
+    'viewer-page'
+    >>> owned_id(None, "rackclock-viewer-club-page-pc")
+    'rackclock-viewer-club-page-pc'
+    """
+    if not login or identifier.startswith(login + "-"):
+        return identifier
+    return f"{login}-{identifier}"
 
 
 def table_order(name: str) -> tuple[int, str]:

@@ -101,7 +101,7 @@ async def publish_assignments(
     held = await retained_assignments(broker, venue, role="director", timeout_s=timeout_s)
     session = MqttSession(
         broker,
-        identifier=client_id("director", venue, "event"),
+        identifier=client_id("director", venue, "event", unique=True),
         session_expiry_s=0,
     )
     session.start()
@@ -148,7 +148,7 @@ async def retained_assignments(
 
     session = MqttSession(
         broker,
-        identifier=client_id(role, venue, "assignments"),
+        identifier=client_id(role, venue, "assignments", unique=True),
         subscriptions=[every_table(venue, "assignment")],
         on_message=on_message,
         session_expiry_s=0,
@@ -207,7 +207,7 @@ async def follow_assignment(
 
     session = MqttSession(
         broker,
-        identifier=client_id("viewer", table.venue, table.table) + "-follow",
+        identifier=client_id("viewer", table.venue, table.table, unique=True) + "-follow",
         subscriptions=[table.assignment],
         on_message=on_message,
         session_expiry_s=0,
@@ -248,7 +248,7 @@ async def fetch_assignment(
 
     session = MqttSession(
         broker,
-        identifier=client_id("viewer", table.venue, table.table) + "-assignment",
+        identifier=client_id("viewer", table.venue, table.table, unique=True) + "-assignment",
         subscriptions=[table.assignment],
         on_message=on_message,
         session_expiry_s=0,

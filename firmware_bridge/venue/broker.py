@@ -11,6 +11,11 @@ Mosquitto 2 started as root drops its privileges to the ``mosquitto`` user and
 then cannot write a persistence directory it does not own: as root the
 configuration says ``user root``.
 
+With logins, a client id belongs to its login: the broker loads rackclock's plugin
+(``broker_plugin/id_owner.c``, built by ``make setup`` into the environment's
+``lib/rackclock/``), which refuses a client whose id does not begin with
+``<login>-`` (docs/mqtt.md, "Security").
+
 >>> cfg = BrokerConfig(port=1884, bind="127.0.0.1", data_dir=Path("/var/lib/rc"))
 >>> print(config_text(cfg, euid=1000).splitlines()[0])
 listener 1884 127.0.0.1
@@ -25,19 +30,24 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from firmware_bridge.mqtt.topics import MAX_MESSAGE_BYTES
+from firmware_bridge.venue.logins import VenueLogins
 
 __all__ = [
     "INSTALL_HINT",
+    "PLUGIN_ENV",
+    "PLUGIN_HINT",
     "START_TIMEOUT_S",
     "BrokerConfig",
     "Mosquitto",
     "MosquittoError",
     "config_text",
+    "find_id_plugin",
     "find_mosquitto",
     "free_port",
     "lan_address",
@@ -49,6 +59,13 @@ START_TIMEOUT_S = 5.0
 """A broker that does not listen within this is a failure, not a wait."""
 INSTALL_HINT = "mosquitto is not installed: apt-get install mosquitto"
 """What to tell someone without the broker."""
+PLUGIN_ENV = "RACKCLOCK_ID_PLUGIN"
+"""Names the client-id plugin (``id_owner.so``) when it is not where ``make setup`` puts it."""
+PLUGIN_HINT = (
+    "the broker's client-id plugin (id_owner.so) is not built: run make setup "
+    "(it needs a C compiler and mosquitto-dev: make system-deps), or set " + PLUGIN_ENV
+)
+"""What to tell a venue with logins whose plugin is missing (one line)."""
 
 
 class MosquittoError(RuntimeError):
@@ -62,6 +79,14 @@ def find_mosquitto() -> str | None:
         return env if os.access(env, os.X_OK) else None
     path = os.environ.get("PATH", "") + os.pathsep + "/usr/sbin" + os.pathsep + "/usr/local/sbin"
     return shutil.which("mosquitto", path=path)
+
+
+def find_id_plugin() -> Path | None:
+    """The client-id plugin: ``$RACKCLOCK_ID_PLUGIN``, or ``lib/rackclock/id_owner.so``
+    in this Python environment (where ``make setup`` builds it)."""
+    env = os.environ.get(PLUGIN_ENV)
+    path = Path(env) if env else Path(sys.prefix) / "lib" / "rackclock" / "id_owner.so"
+    return path if path.is_file() else None
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -126,9 +151,25 @@ class BrokerConfig:
     extra: str = ""
     """More configuration lines, appended as they are."""
 
+    @property
+    def ids_owned(self) -> bool:
+        """Whether the broker refuses a client whose id does not begin with its login
+        and ``-`` (the ``id_owner`` plugin): with the logins a venue made
+        (:class:`~firmware_bridge.venue.logins.VenueLogins`), whose clients are
+        rackclock's; not with a password file of one's own, whose clients may not
+        follow the rule (docs/mqtt.md, "Security")."""
+        return self.password_file is not None and VenueLogins.wrote(self.password_file)
 
-def config_text(cfg: BrokerConfig, *, euid: int | None = None) -> str:
-    """The configuration file for ``cfg`` (``euid``: the user it will run as, default ours)."""
+
+def config_text(
+    cfg: BrokerConfig, *, euid: int | None = None, id_plugin: Path | None = None
+) -> str:
+    """The configuration file for ``cfg`` (``euid``: the user it will run as, default
+    ours; ``id_plugin``: the client-id plugin, default :func:`find_id_plugin`).
+
+    Raises:
+        MosquittoError: ``cfg`` owns ids and the plugin is missing (:data:`PLUGIN_HINT`).
+    """
     lines = [
         f"listener {cfg.port} {cfg.bind}",
         "allow_anonymous " + ("false" if cfg.password_file else "true"),
@@ -147,6 +188,12 @@ def config_text(cfg: BrokerConfig, *, euid: int | None = None) -> str:
         lines.append(f"password_file {cfg.password_file}")
     if cfg.acl_file is not None:
         lines.append(f"acl_file {cfg.acl_file}")
+    if cfg.ids_owned:
+        plugin = id_plugin or find_id_plugin()
+        if plugin is None:
+            raise MosquittoError(PLUGIN_HINT)
+        # its check runs before the password file's (it is registered first)
+        lines.append(f"plugin {plugin}")
     if (os.geteuid() if euid is None else euid) == 0:
         lines.append("user root")  # else 2.x drops to 'mosquitto' and cannot write data_dir
     return "\n".join(lines) + "\n" + cfg.extra
@@ -176,15 +223,17 @@ class Mosquitto:
         """Write ``home/mosquitto.conf`` for ``cfg`` (creating ``cfg.data_dir``); not started.
 
         Raises:
-            MosquittoError: No mosquitto binary (:data:`INSTALL_HINT`).
+            MosquittoError: No mosquitto binary (:data:`INSTALL_HINT`), or no client-id
+                plugin for logins that need it (:data:`PLUGIN_HINT`).
         """
         exe = exe or find_mosquitto()
         if exe is None:
             raise MosquittoError(INSTALL_HINT)
+        text = config_text(cfg)  # refused before anything is written
         home.mkdir(parents=True, exist_ok=True)
         cfg.data_dir.mkdir(parents=True, exist_ok=True)
         conf = home / "mosquitto.conf"
-        conf.write_text(config_text(cfg))
+        conf.write_text(text)
         host = "127.0.0.1" if cfg.bind in ("0.0.0.0", "127.0.0.1") else cfg.bind
         return cls(exe, conf, cfg.port, home / "mosquitto.log", host)
 

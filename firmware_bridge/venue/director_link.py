@@ -49,6 +49,7 @@ from firmware_bridge.mqtt.topics import (
     TopicError,
     every_table,
     parse_topic,
+    process_tag,
 )
 from firmware_bridge.venue.publisher import GET_LOG
 from firmware_bridge.venue.table_document import BadDocument, HeldDocument, Notices, bad_status
@@ -100,7 +101,9 @@ class DirectorLink:
     Args:
         broker: The broker (a path in its URL is ignored).
         desk: Names this console in reply topics and command ids.
-        identifier: MQTT client id; default ``rackclock-director-<desk>-<host>``.
+        identifier: MQTT client id; default ``rackclock-director-<desk>-<host>-<tag>``
+            (:func:`process_tag`: two desks of one name, or two hubs, never knock
+            each other off), behind the login's name.
         on_change: Called with the table after each state or status (must not block).
         session_expiry_s: The broker keeps our session this long while we are away
             (short: a director who is away needs no queue of old states).
@@ -143,7 +146,7 @@ class DirectorLink:
             subs.append(every_table(venue, "director/replies"))
         self.session = MqttSession(
             broker,
-            identifier=identifier or f"rackclock-director-{self.desk}-{host}",
+            identifier=identifier or f"rackclock-director-{self.desk}-{host}-{process_tag()}",
             subscriptions=subs,
             on_message=self._on_message,
             session_expiry_s=session_expiry_s,

@@ -18,12 +18,14 @@ from typing import Any
 
 import aiomqtt
 import pytest
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
 
 from clock.table.service import TableService
 from clock.timeline import MonotonicTimeline
 from engine.events import Adjusted, GameStarted
 from firmware_bridge.mqtt.connection import parse_url
-from firmware_bridge.mqtt.topics import MAX_MESSAGE_BYTES, TableTopics
+from firmware_bridge.mqtt.topics import MAX_MESSAGE_BYTES, TableTopics, client_id, owned_id
 from firmware_bridge.venue.broker import find_mosquitto, free_port, listening
 from firmware_bridge.venue.director_link import DirectorLink
 from firmware_bridge.venue.logins import LoginsError, VenueLogins, verify_hash
@@ -106,7 +108,7 @@ def client(
     password = None if user is None or logins is None else logins.passwords.get(user)
     return aiomqtt.Client(
         broker.host, broker.port, username=user, password=kw.pop("password", password),
-        identifier=kw.pop("identifier", f"test-{user}-{time.monotonic_ns()}"),
+        identifier=kw.pop("identifier", f"{user}-test-{time.monotonic_ns()}"),
         protocol=aiomqtt.ProtocolVersion.V5, **kw,
     )  # fmt: skip
 
@@ -290,38 +292,99 @@ async def test_open_says_anyone_may_connect(tmp_path: Path) -> None:
     assert not (tmp_path / "logins").exists()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Mosquitto 2.0 ties no client id to a login: another login with a table's id "
-    "takes its session over (docs/mqtt.md, 'What a venue is protected against')",
-)
 async def test_another_login_cannot_take_a_tables_client_id(
     mosquitto_factory: BrokerFactory, tmp_path: Path
 ) -> None:
     broker, logins = venue_broker(mosquitto_factory, tmp_path)
-    table_id = "rackclock-service-club-t1-host"
+    table_id = owned_id("t1", client_id("service", "club", "t1", host="pc"))
     commands = "rackclock/v1/club/t1/director/commands"
-    async with client(broker, logins, "t1", identifier=table_id, clean_start=False) as t1:
-        await t1.subscribe(commands, qos=1)
-        got: list[bytes] = []
+    got: list[bytes] = []
 
-        async def read() -> None:
-            async for msg in t1.messages:
-                got.append(msg.payload if isinstance(msg.payload, bytes) else b"")
+    def table() -> aiomqtt.Client:
+        """The table's persistent session: the broker queues its commands while it is away."""
+        props = Properties(PacketTypes.CONNECT)  # type: ignore[no-untyped-call]
+        props.SessionExpiryInterval = 60
+        return client(broker, logins, "t1", identifier=table_id, clean_start=False,
+                      properties=props)  # fmt: skip
 
-        reader = asyncio.create_task(read())
-        try:
-            # the viewer, with the table's client id: refused, the table keeps its session
-            with contextlib.suppress(aiomqtt.MqttError):
-                async with client(broker, logins, "viewer", identifier=table_id):
+    async def read(t1: aiomqtt.Client) -> None:
+        async for msg in t1.messages:
+            got.append(msg.payload if isinstance(msg.payload, bytes) else b"")
+
+    async def intruders() -> None:
+        """Other logins with the table's id, and the table's login with an id not its own:
+        each refused at CONNECT (the session is not handed over)."""
+        for user, ident in (
+            ("viewer", table_id),
+            ("director", table_id),
+            ("hub", table_id),
+            ("t2", table_id),
+            ("t1", client_id("service", "club", "t1", host="pc")),  # no login in front
+            ("t1", "t10-" + table_id),  # t10's, not t1's
+        ):
+            with pytest.raises(aiomqtt.MqttError, match=r"[Nn]ot authori[sz]ed"):
+                async with client(broker, logins, user, identifier=ident):
                     pass
+        assert f"refused client id '{table_id}' for login 'viewer'" in broker.log()
+
+    async with table() as t1:
+        await t1.subscribe(commands, qos=1)
+    # the table is away: a director command waits in its session; intruders try its id
+    async with client(broker, logins, "director") as director:
+        await director.publish(commands, b'{"id":"c1"}', qos=1)
+    await intruders()
+    async with table() as t1:
+        reader = asyncio.create_task(read(t1))
+        try:
+            await wait_for(lambda: got == [b'{"id":"c1"}'], "the queued command", 2.0)
+            # and while the table is here: it is not knocked off, and keeps receiving
+            await intruders()
             async with client(broker, logins, "director") as director:
-                await director.publish(commands, b'{"id":"c1"}', qos=1)
-            await wait_for(lambda: got == [b'{"id":"c1"}'], "the command at the table", 2.0)
+                await director.publish(commands, b'{"id":"c2"}', qos=1)
+            await wait_for(lambda: got[-1:] == [b'{"id":"c2"}'], "the next command", 2.0)
         finally:
             reader.cancel()
             with contextlib.suppress(asyncio.CancelledError, aiomqtt.MqttError):
                 await reader
+    assert got == [b'{"id":"c1"}', b'{"id":"c2"}']
+
+
+async def test_two_pages_and_two_hubs_on_one_broker_keep_receiving(
+    mosquitto_factory: BrokerFactory, tmp_path: Path
+) -> None:
+    """A second projector (page) or a second hub on the same host does not knock the first
+    off: each connection has its own id, behind its login's name."""
+    broker, logins = venue_broker(mosquitto_factory, tmp_path)
+
+    def url(user: str) -> str:
+        return f"mqtt://{user}:{logins.passwords[user]}@{broker.host}:{broker.port}"
+
+    pages = [
+        VenuePage(parse_url(url("viewer")), "club", host="127.0.0.1", port=0) for _ in range(2)
+    ]
+    hubs = [DirectorLink(parse_url(url("hub")), desk="hub", venue="club") for _ in range(2)]
+    sessions = [p.session for p in pages] + [h.session for h in hubs]
+    assert len({s.identifier for s in sessions}) == 4
+    assert all(s.identifier.startswith(("viewer-", "hub-")) for s in sessions)
+    for s in sessions:
+        s.start()
+    try:
+        for s in sessions:
+            await s.wait_connected(5)
+        async with client(broker, logins, "t1") as t1:
+            for n, status in enumerate((b"online", b"offline", b"online"), 1):
+                await t1.publish("rackclock/v1/club/t1/status", status, qos=1, retain=True)
+                await wait_for(
+                    lambda n=n: all(s.stats.received >= n for s in sessions),  # type: ignore[misc]
+                    f"status {n} at every page and hub",
+                    2.0,
+                )
+        assert [s.stats.connects for s in sessions] == [1, 1, 1, 1]
+        assert [s.stats.failures for s in sessions] == [0, 0, 0, 0]
+        assert all(h.tables[TableTopics("club", "t1")].online is True for h in hubs)
+    finally:
+        for s in sessions:
+            await s.close()
 
 
 async def test_the_table_and_the_director_work_on_their_logins(
