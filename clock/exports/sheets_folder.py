@@ -15,10 +15,12 @@ import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from clock.tournament.special_prizes import event_prize_lists
 from engine.tournament.live import complete_rounds
 from engine.tournament.report import check_played_through
 from engine.tournament.sheets.html import index_html, sheet_html
 from engine.tournament.sheets.pairings import pairings, pairings_round, pairings_sheet
+from engine.tournament.sheets.prizes import prizes_sheet
 from engine.tournament.sheets.scorecard import scorecard_sheet, scorecards
 from engine.tournament.sheets.sheet import Sheet
 from engine.tournament.sheets.standings import standings, standings_sheet
@@ -56,6 +58,10 @@ def division_sheets(state: EventState, div: DivisionState, after: int) -> dict[s
     out["standings"] = standings_sheet(standings(state, div, after))
     out["scorecards"] = scorecard_sheet(scorecards(state, div, after))
     out["wallchart"] = wallchart_sheet(wallchart(state, div, after))
+    if after:  # the prizewinners once a round is in (the logs the results name: read-only)
+        out["prizes"] = prizes_sheet(
+            state.spec.name, event_prize_lists(state, [div], None, after)[0][0]
+        )
     return out
 
 

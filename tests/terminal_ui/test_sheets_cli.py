@@ -36,7 +36,7 @@ def test_the_sheets_folder_is_the_golden_one_and_is_rewritten_whole(tmp_path: Pa
     out = tmp_path / "web"
     done = rackclock("event", "sheets", log, "-o", out)
     assert done.returncode == 0, done.stderr
-    assert done.stdout == f"wrote 9 files in {out}: open {out / 'index.html'}\n"
+    assert done.stdout == f"wrote 11 files in {out}: open {out / 'index.html'}\n"
     golden = {p.name: p.read_text(encoding="utf-8") for p in GOLDEN.iterdir()}
     assert {p.name: p.read_text(encoding="utf-8") for p in out.iterdir()} == golden
     # again, after round 1: each file replaced whole, no temporary file left behind
@@ -73,7 +73,7 @@ def test_bad_requests_are_one_line_and_write_nothing(tmp_path: Path) -> None:
         ("-o", out, "--round", "-1"): (2, "--round -1: after round 0 (before round 1)"),
         ("--show", "wall"): (2, "--show 'wall': expected one of pairings, standings, scorecard"),
         ("--show", "standings", "3"): (2, "only scorecard takes one player"),
-        ("--show", "scorecard", "9"): (1, "no player number 9 in division A (1-8)"),
+        ("--show", "scorecard", "9"): (1, "no player #9 in division A (1-8)"),
         ("--show", "scorecard", "Zed"): (1, "has no player 'Zed'"),
         ("--show", "standings", "--division", "Z"): (1, "no division 'Z'"),
         ("-o", out, "--show", "standings"): (2, "give -o DIR (the folder) or --show SHEET"),

@@ -78,7 +78,7 @@ def harbour_cup(upto: int = len(RECORDS)) -> EventState:
 def test_the_folder_matches_the_hand_checked_golden_files() -> None:
     state = harbour_cup()
     files = sheets_files(state, list(state.divisions.values()), None)
-    kinds = ("pairings", "standings", "scorecards", "wallchart")
+    kinds = ("pairings", "standings", "scorecards", "wallchart", "prizes")
     names = [f"A-{kind}.{ext}" for kind in kinds for ext in ("txt", "html")]
     assert sorted(files) == sorted([*names, "index.html"])
     if UPDATE_GOLDEN:
