@@ -37,7 +37,8 @@ def register(action: Callable[..., argparse.ArgumentParser]) -> None:
         "--show",
         nargs="+",
         metavar="SHEET",
-        help="print one: pairings, standings, scorecard [N|NAME], wallchart",
+        help="print one: pairings, standings, scorecard [N|NAME] (a number or the start of a "
+        "name), wallchart",
     )
     p.add_argument("--round", type=int, metavar="N", help="after round N (default: complete ones)")
     p.add_argument("--division", metavar="NAME")
@@ -62,29 +63,13 @@ def _bad_input(args: argparse.Namespace) -> str | None:
     return None
 
 
-def _player(div: DivisionState, who: str) -> int:
-    """A player's number from a number or a name as typed.
-
-    Raises:
-        TournamentError: No such player (quoted).
-    """
-    from engine.tournament.errors import TournamentError
-
-    if who.isdigit():
-        if not 1 <= int(who) <= len(div.players):
-            raise TournamentError(
-                f"no player number {who} in division {div.spec.name} (1-{len(div.players)})"
-            )
-        return int(who)
-    return div.seed_of(who)
-
-
 def _show(args: argparse.Namespace, state: EventState, divisions: list[DivisionState]) -> None:
     """Print the sheet ``--show`` names, as text, for each division."""
     from clock.exports.sheets_folder import division_sheets, sheet_after
     from engine.tournament.errors import TournamentError
     from engine.tournament.sheets.scorecard import scorecard_sheet, scorecards
     from engine.tournament.sheets.text import sheet_text
+    from engine.tournament.slips import find_player
 
     what, *who = args.show
     if who and len(divisions) > 1:  # a player's number is the division's
@@ -93,7 +78,7 @@ def _show(args: argparse.Namespace, state: EventState, divisions: list[DivisionS
     for div in divisions:
         after = sheet_after(div, args.round)
         if what == "scorecard" and who:
-            sheet = scorecard_sheet(scorecards(state, div, after, [_player(div, who[0])]))
+            sheet = scorecard_sheet(scorecards(state, div, after, [find_player(div, who[0])]))
         else:
             sheets = division_sheets(state, div, after)
             kind = "scorecards" if what == "scorecard" else what
