@@ -31,7 +31,9 @@ than a cycle repeats it: a double round robin), ``john-green``, ``snake``
 (``groups = N``: a round robin inside each snake group), ``split-round-robin``,
 ``grouped-round-robin`` (``groups = N``: #1 #2 ... #N dealt in turn),
 ``koth``, ``fp`` (``factor = N``), ``swiss``, ``portland`` (Portland Swiss),
-``australian-draw``. Pure: the caller reads the file and passes its text.
+``australian-draw``, ``speed`` (Speed Pairings: a 3-round stage of foursomes, by
+rating at round 1 and by the standings' halves later, or a 2-round stage of
+foursomes from dozens). Pure: the caller reads the file and passes its text.
 """
 
 from __future__ import annotations
@@ -68,6 +70,7 @@ SYSTEMS = (
     "swiss",
     "portland",
     "australian-draw",
+    "speed",
 )
 FIXED = ("round-robin", "john-green", "snake", "split-round-robin", "grouped-round-robin")
 """Systems whose whole schedule is fixed when their first round is paired."""
@@ -306,6 +309,14 @@ def _check(div: DivisionSpec, where: str) -> None:
             raise EventFileError(f"{where}: fp needs an even factor >= 2, got {st.factor}")
         if st.system in ("snake", "grouped-round-robin") and st.groups < 1:
             raise EventFileError(f"{where}: {st.system} needs groups = N")
+        # the manual's Speed Pairings: rounds 1-3 and 4-6 (round robins in foursomes),
+        # rounds 7-8 (two KOTH rounds in foursomes, by the standings)
+        span = st.last - st.first + 1
+        if st.system == "speed" and (span not in (2, 3) or (span == 2 and st.first == 1)):
+            raise EventFileError(
+                f"{where}: speed rounds {st.first}-{st.last}: a speed stage is 3 rounds "
+                "(as rounds 1-3 or 4-6) or 2 rounds after round 1 (as rounds 7-8)"
+            )
 
 
 def parse_event(text: str, source: str) -> EventSpec:

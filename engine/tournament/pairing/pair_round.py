@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.tournament.errors import PairingError
-from engine.tournament.pairing import schedule
+from engine.tournament.pairing import schedule, speed
 from engine.tournament.pairing.byes import bye_for
 from engine.tournament.pairing.gibson import clinched, gibson_opponents
 from engine.tournament.pairing.ranked import Allowed, ideal, pair_ranked, pair_swiss, win_groups
@@ -42,6 +42,8 @@ def draw(div: DivisionState, round_: int) -> Paired:
     notes: list[str] = []
     if stage.system in FIXED:
         pairs = _fixed(div, stage, round_, notes)
+    elif stage.system == "speed":
+        pairs = _speed(div, stage, round_, notes)
     else:
         pairs = _ranked(div, stage, round_, notes)
     history = div.starts()
@@ -71,6 +73,59 @@ def _fixed(
         rnd = schedule.within_groups(schedule.grouped(seeds, stage.groups), count)[at]
     else:
         rnd = schedule.split_round_robin(seeds, count)[at]
+    return _seat(div, seeds, rnd, round_, notes)
+
+
+def _speed(
+    div: DivisionState, stage: Stage, round_: int, notes: list[str]
+) -> list[tuple[int, int]]:
+    """Speed Pairings (:mod:`engine.tournament.pairing.speed`): groups fixed at the
+    stage's first round, by rating when that is round 1, else by the standings
+    after the round before it."""
+    through = stage.first - 1
+    robin = stage.last - stage.first == 2  # rounds 1-3 or 4-6, else rounds 7-8
+    # a round robin stage and round 7 pair on the standings before the stage; round 8
+    # on round 7's results too
+    _ready(div, round_, through if robin or round_ == stage.first else round_ - 1, stage.system)
+    first = div.active(stage.first)
+    if len(first) < 4:
+        raise PairingError(f"speed pairings: {len(first)} player(s); groups of four need 4")
+    if through == 0:
+        seeds = div.by_rating(first)
+    else:
+        seeds = [row.seed for row in div.standings(through, first)]
+    if robin:
+        groups = speed.foursomes(seeds) if through == 0 else speed.halves(seeds)
+        rnd = speed.round_robin_stage(groups, 3)[round_ - stage.first]
+        return _seat(div, seeds, rnd, round_, notes)
+    byes = div.byes()
+
+    def bye(group: Sequence[int]) -> int:
+        return bye_for(group, div.ratings, byes, by_standings=through > 0)
+
+    active = set(div.active(round_))
+    groups = [[s for s in g if s in active] for g in speed.dozens(seeds)]
+    met: set[frozenset[int]] = set()
+    if round_ > stage.first:
+        # round 8: the winners of round 7 first, then a tie, then the losers; within
+        # each, the order of the stage's standings
+        before = {row.seed: row.wins for row in div.standings(through)}
+        after = {row.seed: row.wins for row in div.standings(stage.first)}
+        groups = [sorted(g, key=lambda s: before[s] - after[s]) for g in groups]
+        met = {frozenset(p) for p in div.pairings[stage.first].pairs}
+    rnd = speed.koth_in_groups(groups, bye, lambda a, b: frozenset((a, b)) in met)
+    return _seat(div, seeds, rnd, round_, notes)
+
+
+def _seat(
+    div: DivisionState,
+    seeds: Sequence[int],
+    rnd: schedule.Round,
+    round_: int,
+    notes: list[str],
+) -> list[tuple[int, int]]:
+    """A schedule's round as played: a withdrawn player's opponent has the bye, and
+    players not in ``seeds`` (late entries) are paired among themselves."""
     active = set(div.active(round_))
     out: list[tuple[int, int]] = []
     for a, b in rnd:
@@ -103,14 +158,7 @@ def _ranked(
     spec = div.spec
     lag = 2 if stage.system == "portland" else 1
     through = max(0, round_ - lag)
-    for rnd in range(1, round_):
-        if div.missing(rnd) and rnd <= through:
-            raise PairingError(
-                f"round {round_} ({stage.system}) pairs on the standings after round {through}: "
-                f"round {rnd} still has {len(div.missing(rnd))} game(s) without a result"
-            )
-        if rnd not in div.pairings:
-            raise PairingError(f"round {rnd} is not paired yet: pair the rounds in order")
+    _ready(div, round_, through, stage.system)
     active = div.active(round_)
     table = div.standings(through, active)
     ranked = [row.seed for row in table]
@@ -154,6 +202,19 @@ def _ranked(
     target = ideal(stage.system, ranked, wins, factor)
     out.extend(_search(div, stage, round_, ranked, wins, target, notes))
     return out
+
+
+def _ready(div: DivisionState, round_: int, through: int, system: str) -> None:
+    """Refuse to pair ``round_`` before the rounds it depends on are paired and the
+    results it pairs on (up to round ``through``) are in."""
+    for rnd in range(1, round_):
+        if div.missing(rnd) and rnd <= through:
+            raise PairingError(
+                f"round {round_} ({system}) pairs on the standings after round {through}: "
+                f"round {rnd} still has {len(div.missing(rnd))} game(s) without a result"
+            )
+        if rnd not in div.pairings:
+            raise PairingError(f"round {rnd} is not paired yet: pair the rounds in order")
 
 
 def _john_green_bye(div: DivisionState, round_: int, ranked: Sequence[int]) -> int | None:

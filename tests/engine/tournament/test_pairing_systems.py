@@ -170,6 +170,8 @@ PLANS = {
     "swiss": '{{ rounds = "1-{r}", system = "swiss" }}',
     "portland": '{{ rounds = "1-{r}", system = "portland" }}',
     "australian-draw": '{{ rounds = "1-{r}", system = "australian-draw" }}',
+    "speed": '{{ rounds = "1-3", system = "speed" }}, {{ rounds = "4-6", system = "speed" }}, '
+    '{{ rounds = "7-8", system = "speed" }}, {{ rounds = "9-{r}", system = "koth" }}',
 }
 
 
@@ -193,6 +195,8 @@ def test_every_active_player_is_paired_exactly_once_per_round(
         rounds = max(1, min(rounds, (players + 1) // 2))
     if system == "round-robin":
         players = min(players, 40)
+    if system == "speed":  # the manual's ten rounds: 1-3, 4-6, 7-8, then KOTH
+        rounds = max(rounds, 9)
     ev = event(
         players, rounds, PLANS[system].format(r=rounds), gibson=gibson, days=[1, rounds // 2 + 1]
     )
@@ -215,6 +219,7 @@ def check_constraints(div: DivisionState, rnd: int, system: str) -> None:
         "grouped-round-robin",
         "split-round-robin",
         "round-robin",
+        "speed",
     )
     relaxed = any("repeat limits" in n for n in paired.notes)
     meetings = div.meetings()
@@ -232,6 +237,9 @@ def check_constraints(div: DivisionState, rnd: int, system: str) -> None:
         if system == "round-robin":  # once per cycle of the schedule
             n = len(div.active(1))
             assert len(met) <= (rnd - 1) // (n - 1 + n % 2) + 1, (a, b, met)
+        stage = div.spec.stage(rnd)
+        if system == "speed" and stage.system == "speed":  # nobody twice in a stage
+            assert [r for r in met if stage.first <= r <= stage.last] == [rnd], (a, b, met)
         if system == "split-round-robin":  # every player of the other group, once
             assert len(met) == 1, (a, b, met)
         if system in ("snake", "grouped-round-robin"):  # once per cycle of the smallest group
