@@ -4,17 +4,17 @@ highest-scoring play, most bingos).
 
 The NASPA Director's Manual leaves prizes to the director ("determine the
 prizewinners"; special categories such as "high game scores, high plays" are "not
-mandatory" and usually collected on sheets on the wall, 2011 "End of Tournament",
-2013 A.1): here the event file says how many places (``prizes``), which rating
-classes (``classes``, ``class_prizes``) and how ties on a prize place are settled
-(``ties``: ``split``, the tied players share the places they cover, the manual's
-split prize money and TOR-11's "combining and splitting prize money"; or
-``tiebreak``, the standings' order decides).
+mandatory", collected on sheets on the wall or by a program: 2011 "End of
+Tournament", 2013 V.K.5). The event file says how many places (``prizes``), which
+rating classes (``classes``, ``class_prizes``) and how ties on a prize place are
+settled (``ties``: ``split``, the tied players share the places they cover, as
+TOR-11's "combining and splitting prize money"; or ``tiebreak``, the standings'
+order decides).
 
 The places come from the standings (:meth:`DivisionState.standings`), never ranked
 a second way. A player who wins a division place takes no class prize as well:
-neither manual says a player may take two, and one prize a player is how tsh's
-prize tables and most events' prize lists read (docs/tournament.md, "Prizes").
+neither manual says whether a player may take both, so the choice is ours, one
+place prize a player, and said (docs/tournament.md, "Prizes").
 
 The special prizes come from the event's results and, for what only a board knows,
 from the games the tables logged. A game's log is matched to its result by the
