@@ -88,6 +88,9 @@ def test_the_folder_matches_the_hand_checked_golden_files() -> None:
     for name, text in files.items():
         assert text == (GOLDEN / name).read_text(encoding="utf-8"), name
     assert sorted(p.name for p in GOLDEN.iterdir()) == sorted(files)
+    for name in (n for n in files if n.endswith(".html")):  # printable pages, self-contained
+        assert "<script" not in files[name]
+        assert "<link" not in files[name]
 
 
 def test_the_models_hold_the_numbers_the_sheets_print() -> None:
