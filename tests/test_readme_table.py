@@ -76,6 +76,11 @@ PROCESS_TESTS: tuple[tuple[str, str, str], ...] = (
         "terminal_ui/test_sheets_cli.py",
         "test_the_sheets_folder_is_the_golden_one_and_is_rewritten_whole",
     ),
+    (
+        "event prizes",
+        "terminal_ui/test_event_prizes.py",
+        "test_event_prizes_prints_the_places_and_the_special_prizes",
+    ),
     ("event verify", "system/test_event.py", "test_an_event_from_pairings_to_tsh"),
     ("event withdraw", "system/test_readme_commands.py", "test_event_withdraw_then_pair"),
     ("event export", "system/test_event.py", "test_an_event_from_pairings_to_tsh"),
