@@ -6,6 +6,10 @@ UV_VERSION := 0.13.8
 TOOLS := .tools
 VENV := .venv
 UV := $(TOOLS)/bin/uv
+# the venue broker's client-id plugin (docs/mqtt.md, "Security"), where rackclock
+# venue looks for it: lib/rackclock/ in the environment
+ID_PLUGIN := $(VENV)/lib/rackclock/id_owner.so
+ID_PLUGIN_SRC := firmware_bridge/venue/broker_plugin/id_owner.c
 
 .PHONY: run test setup system-deps lint typecheck pytest bench clean
 
@@ -17,7 +21,17 @@ $(VENV)/.synced: $(UV) pyproject.toml uv.lock
 	UV_PROJECT_ENVIRONMENT=$(VENV) $(UV) sync --locked --python $(PYTHON)
 	touch $@
 
-setup: $(VENV)/.synced
+# without a C compiler or mosquitto's headers it says so and goes on: only a venue
+# with logins needs the plugin, and it refuses to start without it, in one line
+$(ID_PLUGIN): $(ID_PLUGIN_SRC) $(VENV)/.synced
+	@if command -v cc >/dev/null && [ -f /usr/include/mosquitto_broker.h ] \
+	    && [ -f /usr/include/mosquitto.h ]; then \
+	  mkdir -p $(@D) && cc -shared -fPIC -O2 -Wall -Wextra -Werror -o $@ $(ID_PLUGIN_SRC); \
+	else \
+	  echo "setup: not building the venue broker's client-id plugin: it needs cc, mosquitto-dev and libmosquitto-dev (make system-deps)" >&2; \
+	fi
+
+setup: $(VENV)/.synced $(ID_PLUGIN)
 
 system-deps:
 	./scripts/system-deps
@@ -32,10 +46,10 @@ lint: setup
 typecheck: setup
 	$(VENV)/bin/mypy
 
-pytest: setup system-deps
+pytest: system-deps setup
 	REQUIRE_SYSTEM_DEPS=1 $(VENV)/bin/pytest $(or $(PYTEST_ARGS),-n 2)
 
-test: lint typecheck pytest
+test: system-deps lint typecheck pytest
 
 bench: setup
 	$(VENV)/bin/python -m bench.gcg

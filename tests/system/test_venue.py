@@ -21,7 +21,16 @@ from typing import Any
 import pytest
 
 from engine.rules.replay import parse_jsonl, replay
-from firmware_bridge.venue.broker import BrokerConfig, config_text, find_mosquitto, listening
+from firmware_bridge.venue.broker import (
+    PLUGIN_ENV,
+    PLUGIN_HINT,
+    BrokerConfig,
+    config_text,
+    find_id_plugin,
+    find_mosquitto,
+    listening,
+)
+from firmware_bridge.venue.logins import VenueLogins
 from tests.helpers import free_port, missing_part, wait_for
 
 RACKCLOCK = str(Path(sys.executable).parent / "rackclock")
@@ -77,6 +86,28 @@ def test_config_of_the_managed_broker(tmp_path: Path) -> None:
     assert "user root" in config_text(cfg, euid=0)
     logins = config_text(BrokerConfig(tmp_path, password_file=tmp_path / "pw"), euid=1000)
     assert "allow_anonymous false" in logins
+    assert "plugin " not in logins  # a password file of one's own: its clients' ids as they are
+
+
+def test_the_venues_own_logins_load_the_client_id_plugin(tmp_path: Path) -> None:
+    venue = VenueLogins.ensure(tmp_path / "logins", 2)
+    cfg = BrokerConfig(tmp_path, password_file=venue.password_file, acl_file=venue.acl_file)
+    plugin = tmp_path / "id_owner.so"
+    assert f"plugin {plugin}" in config_text(cfg, euid=1000, id_plugin=plugin).splitlines()
+    assert f"plugin {find_id_plugin()}" in config_text(cfg, euid=1000)  # make setup built it
+
+
+async def test_without_the_plugin_the_venue_says_so_in_one_line(tmp_path: Path) -> None:
+    env = {**os.environ, PLUGIN_ENV: str(tmp_path / "no-such-plugin.so")}
+    proc = await asyncio.create_subprocess_exec(
+        RACKCLOCK, "venue", "--data", str(tmp_path / "data"), "--local", "--port",
+        str(free_port()), stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        env=env,
+    )  # fmt: skip
+    out, err = await asyncio.wait_for(proc.communicate(), WAIT_S)
+    assert proc.returncode == 1
+    assert err.decode() == f"rackclock venue: {PLUGIN_HINT}\n"
+    assert b"mosquitto listening" not in out
 
 
 async def test_without_mosquitto_it_says_how_to_install_it(tmp_path: Path) -> None:
