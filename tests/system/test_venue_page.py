@@ -336,7 +336,11 @@ plan = [{ rounds = "1", system = "koth" }]
 players = [{ name = "Fay Fox", rating = 1000 }, { name = "Gus Gray", rating = 900 }]
 """
 
-CELLS = "[...document.querySelectorAll('#{box} tr')].map(r => [...r.cells].map(c => c.textContent))"
+CELLS = (
+    "[...document.querySelectorAll('#{box} table:nth-of-type(1) tr')]"
+    ".map(r => [...r.cells].map(c => c.textContent))"
+)
+"""The cells of the first table in a box, heads first."""
 
 
 def _get(url: str) -> tuple[str, bytes]:
@@ -350,9 +354,11 @@ async def test_the_projector_shows_the_sheets_and_the_tsh_feed_follows_the_event
     """``/projector``: each division's pairings (the round to post) beside its
     standings, the same cells as the printed sheets, the divisions taking turns;
     the director records the round and pairs the next: the projector and
-    ``/tourney.js`` follow."""
+    ``/tourney.js`` follow, and division B, over, shows its prize sheet."""
     from engine.exports.newt import tourney_js
+    from engine.tournament.prizes import prize_list
     from engine.tournament.sheets.pairings import pairings, pairings_sheet
+    from engine.tournament.sheets.prizes import prizes_sheet
     from engine.tournament.sheets.standings import standings, standings_sheet
 
     def cells(sheet_rows: tuple[tuple[str, ...], ...], head: tuple[str, ...]) -> list[list[str]]:
@@ -381,10 +387,11 @@ async def test_the_projector_shows_the_sheets_and_the_tsh_feed_follows_the_event
                 "document.getElementById('standings').textContent"
             )
             await page.screenshot("projector")
-            # the pages take turns: the "by name" list, then division B
-            shown = "document.getElementById('pairings').querySelector('h2').textContent"
-            await page.eval("turn += 1; show()")
-            assert "By name" in await page.eval(shown)
+            # both lists fit one screen, the list by name under the list by table
+            assert await page.eval(
+                "[...document.querySelectorAll('#pairings h3')].map(h => h.textContent)"
+            ) == [s.caption for s in pairings_sheet(pairings(state, div, 1)).sections]
+            # the divisions take turns
             await page.eval("turn += 1; show()")
             assert await page.eval("document.body.dataset.division") == "B"
             # the director records round 1 (a forfeit among them) and pairs round 2
@@ -401,6 +408,7 @@ async def test_the_projector_shows_the_sheets_and_the_tsh_feed_follows_the_event
                         )
                     )  # fmt: skip
             ledger.append(draw(ledger.state.division("A"), 2))
+            ledger.append(Result("B", 1, 1, 2, (380, 385)))  # division B is over
             await page.eval("turn = 0; show()")
             await page.until(
                 "document.body.dataset.division === 'A'"
@@ -419,3 +427,21 @@ async def test_the_projector_shows_the_sheets_and_the_tsh_feed_follows_the_event
             assert kind == "text/javascript; charset=utf-8"
             assert feed == tourney_js(state)
             assert b'"scores":[410]' in feed
+            # B's prize sheet takes its turn after B's pairings and standings
+            await page.until(
+                "divisions.some(d => d.division === 'B' && d.prizes)", "division B's prizes"
+            )
+            for turn in range(8):
+                await page.eval(f"turn = {turn}; show()")
+                if await page.eval("document.body.dataset.view") == "prizes":
+                    break
+            assert await page.eval("document.body.dataset.division") == "B"
+            prizes = prizes_sheet(state.spec.name, prize_list(state, state.division("B"), 1))
+            places, specials = prizes.sections
+            assert await page.eval(CELLS.format(box="prizes")) == cells(places.rows, places.head)
+            high = "#prizes table:nth-of-type(2) tr:nth-child(2) td"
+            assert await page.eval(
+                f"[...document.querySelectorAll('{high}')].map(c => c.textContent)"
+            ) == list(specials.rows[0])
+            assert "Gus Gray" in await page.eval("document.getElementById('prizes').textContent")
+            await page.screenshot("projector-prizes")

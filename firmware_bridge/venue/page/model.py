@@ -89,6 +89,9 @@ class VenueModel:
         """A table or the event changed since the standings were last pushed."""
         self.projector_due = False
         """The event changed since the projector's sheets were last pushed."""
+        self.prizes: dict[str, Any] = {}
+        """Division -> its prize sheet (as JSON), once its last round is complete
+        (the server reads the game logs for it: :meth:`VenuePage._prizes`)."""
         self._watchers: set[asyncio.Queue[dict[str, Any]]] = set()
         self._feed: tuple[tuple[int, int], bytes] | None = None
         """tsh's feed as last built, with the event it was built from (its identity
@@ -185,10 +188,10 @@ class VenueModel:
             # worded here, the one way (result_text): a game over says who won and why
             "phase_text": phase_words(rep) if rep else None,
             "winner": rep.result.winner if rep and rep.result else None,
-            "result": _plain(rep.result) if rep and rep.result else None,
+            "result": plain(rep.result) if rep and rep.result else None,
             # the clocks were read at published_at_ms; the page moves the running one on
             "age_ms": held.age_ms(now),
-            "assignment": _plain(self.assignments[name]) if name in self.assignments else None,
+            "assignment": plain(self.assignments[name]) if name in self.assignments else None,
             # why the table's latest message was dropped ("bad live document: ...")
             "note": "; ".join(v for (t, _), v in sorted(self.notes.items()) if t == name) or None,
         }
@@ -253,7 +256,8 @@ class VenueModel:
         """What the projector view shows of each division: the sheets as posted after
         its complete rounds (the same cells as the printed sheets: ``event sheets``),
         the pairings of the round to post (the next one once paired) and the
-        standings; the pairings None before a round is paired."""
+        standings; the pairings None before a round is paired; the prize sheet
+        (``event prizes``) once the division's last round is complete, else None."""
         if self.event is None:
             return []
         out = []
@@ -268,8 +272,9 @@ class VenueModel:
                     "division": div.spec.name,
                     "round": rnd,
                     "label": table.label,
-                    "pairings": None if posted is None else _plain(posted),
-                    "standings": _plain(standings_sheet(table)),
+                    "pairings": None if posted is None else plain(posted),
+                    "standings": plain(standings_sheet(table)),
+                    "prizes": self.prizes.get(div.spec.name),
                 }
             )
         return out
@@ -326,7 +331,7 @@ class VenueModel:
             "table": name,
             "players": list(rep.players),
             "board": None if rep.board is None else list(rep.board),
-            "history": _plain(rep.history),
+            "history": plain(rep.history),
             "seq": snap.seq,
         }
 
@@ -370,7 +375,7 @@ def _rows(div: DivisionState, table: list[Standing]) -> list[dict[str, Any]]:
     ]
 
 
-def _plain(value: object) -> Any:
+def plain(value: object) -> Any:
     """Structs as the JSON the browser gets (lists, not tuples)."""
     return msgspec.json.decode(msgspec.json.encode(value))
 

@@ -30,10 +30,14 @@ import uvicorn
 
 from clock.log.eventlog import LogError
 from clock.tournament.ledger import EventLedger
+from clock.tournament.special_prizes import event_prize_lists
 from engine.errors import EngineError
+from engine.tournament.live import complete_rounds
+from engine.tournament.sheets.prizes import prizes_sheet
+from engine.tournament.state import EventState
 from firmware_bridge.mqtt.connection import BrokerSettings, MqttSession
 from firmware_bridge.mqtt.topics import client_id
-from firmware_bridge.venue.page.model import VenueModel, table_topics
+from firmware_bridge.venue.page.model import VenueModel, plain, table_topics
 
 __all__ = ["VenuePage", "app"]
 
@@ -190,6 +194,8 @@ class VenuePage:
         """The event's ledger (the director's), followed for the standings."""
         self._ledger: EventLedger | None = None
         """The event's ledger, open read-only while the page runs (None until it opens)."""
+        self._prized: object = None
+        """What the prize sheets were made from (the finished divisions' results)."""
         self.session = MqttSession(
             broker,
             identifier=client_id("viewer", venue, "page", unique=True),
@@ -241,8 +247,32 @@ class VenuePage:
             if self.model.standings_due:
                 self.model.push_standings()
             if self.model.projector_due:
+                if self.model.event is not None:
+                    await self._prizes(self.model.event)
                 self.model.push_projector()
             await asyncio.sleep(1.0)
+
+    async def _prizes(self, state: EventState) -> None:
+        """The prize sheets of the divisions whose last round is complete, their
+        special prizes from the game logs their results name (read in a worker
+        thread: file I/O), made again only when those divisions' results changed."""
+        done = [d for d in state.divisions.values() if complete_rounds(d) == d.spec.rounds]
+        # copies: the ledger's reread changes the division's own dicts in place
+        made_from = [
+            (d.spec.name, [(r, tuple(got.items())) for r, got in sorted(d.results.items())])
+            for d in done
+        ]
+        if made_from == self._prized:
+            return
+        try:
+            lists, skipped = await asyncio.to_thread(event_prize_lists, state, done)
+        except Exception:  # a bug of ours, or a log gone meanwhile: the page goes on
+            log.exception("venue page: cannot make the prize lists")
+            return
+        for line in skipped:
+            log.warning("venue page: prizes: %s", line)
+        self._prized = made_from
+        self.model.prizes = {p.division: plain(prizes_sheet(state.spec.name, p)) for p in lists}
 
     async def _reread(self) -> None:
         """Take what the director's tools appended to the event's ledger: its connection
