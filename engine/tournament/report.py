@@ -22,6 +22,7 @@ from engine.tournament.state import DivisionState, EventState
 __all__ = [
     "check_played_through",
     "pairing_lines",
+    "place_text",
     "played_through",
     "result_line",
     "results_report",
@@ -85,7 +86,7 @@ def result_line(div: DivisionState, res: Result) -> str:
     return line + ruling + where
 
 
-def _place(row: Standing, rows: Sequence[Standing]) -> str:
+def place_text(row: Standing, rows: Sequence[Standing]) -> str:
     shared = sum(1 for r in rows if r.rank == row.rank) > 1
     return f"{row.rank}{'=' if shared else ''}"
 
@@ -136,7 +137,7 @@ def standings_lines(
     head = f"  rank  {_POINTS[variant.event.points]:<9}" + (f" {margin:>7}" if spread else "")
     out = [f"{head}  player"]
     for row in rows:
-        line = f"  {_place(row, rows):>4}  {_points(div, row):<9}"
+        line = f"  {place_text(row, rows):>4}  {_points(div, row):<9}"
         line += f" {row.spread:>+7}" if spread else ""
         out.append(f"{line}  {div.name(row.seed)}{_by_rule(div, row.seed, through)}")
     return out
@@ -182,7 +183,8 @@ def results_report(
         out.append(head + (f" {spread:>7}" if spread else "") + "  average")
         for row in rows:
             p = div.players[row.seed - 1]
-            line = f"  {_place(row, rows):>5}  {p.name:<{name}}  {p.club:<{club}}  {row.wins:<5g}"
+            place = place_text(row, rows)
+            line = f"  {place:>5}  {p.name:<{name}}  {p.club:<{club}}  {row.wins:<5g}"
             out.append(line + (f" {row.spread:>+7}" if spread else "") + f"  {row.average:>7.1f}")
         if unrated := [r for r in rows if r.unrated]:
             out.append(

@@ -7,7 +7,7 @@ from __future__ import annotations
 import msgspec
 
 from engine.tournament.live import standings_label
-from engine.tournament.report import _place
+from engine.tournament.report import place_text
 from engine.tournament.sheets.sheet import Section, Sheet, signed
 from engine.tournament.state import DivisionState, EventState
 
@@ -60,7 +60,7 @@ def standings(state: EventState, div: DivisionState, through: int) -> Standings:
         withdrew = left if left and left <= through + 1 else 0
         out.append(
             StandingRow(
-                _place(row, rows),
+                place_text(row, rows),
                 row.seed,
                 player.name,
                 player.rating,
