@@ -96,7 +96,7 @@ def koth_in_groups(
             out.append((seat, None))
             rest.remove(seat)
         pairs = pair_ranked(rest, koth_ideal(rest), lambda a, b: not met(a, b))
-        if pairs is None:  # a group of 4-7 always has a way round one round's pairs
-            raise PairingError(f"speed pairings: group {group} cannot pair without a repeat")
+        if pairs is None:  # a group a withdrawal left with two who just met: they meet again
+            pairs = [(rest[i], rest[i + 1]) for i in range(0, len(rest), 2)]
         out.extend(pairs)
     return out
