@@ -20,6 +20,7 @@ Two sources of tables:
   it, and is made from the console on the venue broker instead.
 
 The pure parts import no Textual: rows and flags (:mod:`terminal_ui.director.rows`),
+their cells fitted to the terminal's width (:mod:`terminal_ui.director.overview`),
 tables (:mod:`terminal_ui.director.tables`), rulings offline
 (:mod:`terminal_ui.director.rulings`); the exports are :mod:`clock.exports`;
 the screens have modules of their own. This module is the app shell
@@ -34,7 +35,7 @@ import urllib.parse
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.binding import BindingType
 from textual.markup import escape
@@ -47,12 +48,11 @@ from clock.log.eventlog import LogError
 from clock.log.lock import LogHeld, holder
 from clock.log.ruling import OFFLINE_ADVICE, append_ruling
 from clock.user_files import register_variant_files
-from engine.clocktext import clock_text
 from engine.errors import EngineError
 from engine.events import Event
-from engine.tournament.scores import score_text
 from terminal_ui.director.config import DirectorConfig
 from terminal_ui.director.event import EventDesk, game_identity, signed_result
+from terminal_ui.director.overview import COLUMNS, fit_overview, row_cells
 from terminal_ui.director.rows import Row, snapshot_row, sort_rows
 from terminal_ui.director.rulings import RulingKind
 from terminal_ui.director.screens.event import EventScreen
@@ -68,35 +68,6 @@ if TYPE_CHECKING:  # imported when used: offline, the console needs no MQTT
     from firmware_bridge.venue.director_link import DirectorLink
 
 __all__ = ["DirectorApp", "row_cells", "shown_url"]
-
-
-_COLUMNS = (
-    ("flags", "Flags"),
-    ("table", "Table"),
-    ("players", "Players"),
-    ("score", "Score"),
-    ("clocks", "Clocks"),
-    ("stopped", "Stopped"),
-    ("phase", "Phase"),
-    ("age", "Age"),
-)
-
-
-def row_cells(row: Row) -> tuple[str, ...]:
-    """The cells of ``row`` in the tables' list, in the order of its columns (flags,
-    table, players, score, clocks, stopped, phase, age), as the console draws them."""
-    flags = " ".join(f.value.upper() for f in row.flags)
-    players = f"{row.players[0]} v {row.players[1]}" if row.players[0] else ""
-    # To the tenth, as the timeline and replay speak (issue 20 §4): near a cutoff or a
-    # penalty step, whole seconds hide which side of it a clock is.
-    clocks = "  ".join(
-        clock_text(row.remaining_ms[s], tenths=True) + ("*" if row.running == s else "")
-        for s in (0, 1)
-    )
-    stopped = "" if row.neutral_ms is None else clock_text(row.neutral_ms)
-    age = row.source or ("" if row.age_ms is None else f"{row.age_ms // 1000}s")
-    score = score_text(*row.scores)  # "25 to -12", not the ambiguous "25--12"
-    return (flags, row.label, players, score, clocks, stopped, row.phase_text, age)
 
 
 def shown_url(url: str) -> str:
@@ -127,7 +98,7 @@ class DirectorApp(App[int]):
     #timeline #left { width: 1fr; padding: 0 1; }
     #timeline #left Static { height: auto; margin-bottom: 1; }
     RulingScreen, ExportScreen, EventScreen { align: center middle; }
-    #dialog { width: 90; height: auto; max-height: 90%; border: thick $primary;
+    #dialog { width: 90; max-width: 100%; height: auto; max-height: 90%; border: thick $primary;
               background: $surface; padding: 1 2; }
     #rounds { height: auto; }
     .round-row { height: auto; }
@@ -143,6 +114,8 @@ class DirectorApp(App[int]):
         """The wall clock (Unix ms) a ruling is made at: tests give a fake one."""
         self._drawn: dict[str, tuple[object, ...]] = {}
         """The cells on the overview, by table: only changed rows are redrawn."""
+        self._shape: tuple[object, ...] = ()
+        """The overview's column widths and row heights as drawn: a change redraws it whole."""
         self._banner_text = ""
         self.tables: dict[str, Table] = {}
         """Every table known, by key."""
@@ -173,9 +146,6 @@ class DirectorApp(App[int]):
         self.register_theme(HIGH_CONTRAST)
         if self.config.high_contrast:
             self.theme = HIGH_CONTRAST.name
-        grid = self.query_one("#overview", DataTable)
-        for key, label in _COLUMNS:
-            grid.add_column(label, key=key)
         if self.config.broker is not None:
             self.sub_title = f"{self.config.name} | broker {shown_url(self.config.broker)}"
             self.run_link()
@@ -352,25 +322,33 @@ class DirectorApp(App[int]):
         )
         return "\n".join([text, *self._problems])
 
+    def on_resize(self, event: events.Resize) -> None:
+        """Fit the overview to the new width at once (overview.fit_overview)."""
+        self.refresh_overview()
+
     def _draw_rows(self) -> None:
         grid = self.query_one("#overview", DataTable)
+        # the width a vertical scroll bar leaves; the columns give way as fit_overview says
+        fit = fit_overview(self.rows, self.size.width - 2, padding=2 * grid.cell_padding)
         keys = [r.key for r in self.rows]
-        shown = [rk.value for rk in grid.rows]
-        if keys == shown:
-            for row in self.rows:
-                cells = row_cells(row)
+        shape = (fit.keys, fit.widths, fit.heights, tuple(keys))
+        if shape == self._shape:
+            for row, cells in zip(self.rows, fit.cells, strict=True):
                 if self._drawn.get(row.key) == cells:
                     continue  # unchanged: no redraw (a hundred idle tables cost nothing)
                 self._drawn[row.key] = cells
-                for (col, _), cell in zip(_COLUMNS, cells, strict=True):
-                    grid.update_cell(row.key, col, cell)
+                for col, cell in zip(fit.keys, cells, strict=True):
+                    grid.update_cell(row.key, col, escape(cell))  # a name is text, not markup
             return
         selected = self.selected_key()
-        grid.clear()
-        self._drawn = {}
-        for row in self.rows:
-            self._drawn[row.key] = row_cells(row)
-            grid.add_row(*self._drawn[row.key], key=row.key)
+        grid.clear(columns=True)
+        self._shape, self._drawn = shape, {}
+        labels = dict(COLUMNS)
+        for key, width in zip(fit.keys, fit.widths, strict=True):
+            grid.add_column(labels[key], key=key, width=width)
+        for row, cells, height in zip(self.rows, fit.cells, fit.heights, strict=True):
+            self._drawn[row.key] = cells
+            grid.add_row(*(escape(c) for c in cells), key=row.key, height=height)
         if selected in keys:
             grid.move_cursor(row=keys.index(selected))
 

@@ -2,7 +2,8 @@
 
 A :class:`Row` is made from a table's report (the typed ``LiveReport`` or
 ``GameReport``: a table's live document on the broker, ``live_report`` of a log
-file's state), its running clock moved on to now; rows sort most urgent first.
+file's state), its running clock moved on to now; rows sort most urgent first
+(:mod:`terminal_ui.director.overview` words them as the overview's cells).
 Pure: no Textual.
 """
 

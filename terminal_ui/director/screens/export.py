@@ -1,6 +1,7 @@
 """The director's export dialog: a table's game and the results of every finished game.
 
-Finished games whose logs give no round number get a field for it here.
+Finished games whose logs give no round number get a field for it here. Every path
+it shows (the folder, each file written) is shown whole: a long one wraps.
 """
 
 from __future__ import annotations
@@ -60,9 +61,12 @@ class ExportScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="dialog"):
             what = f"the game at {self.table.label}, and " if self.table else ""
-            yield Label(
+            # a Static, not a Label: it wraps to the dialog, so a long folder is shown
+            # whole (folded over lines), never cut at the dialog's edge
+            yield Static(
                 f"[b]Export[/b] {escape(what)}results of every finished game, "
-                f"into {escape(str(self.directory))}"
+                f"into {escape(str(self.directory))}",
+                id="what",
             )
             yield Static("gathering the finished games...", id="games")
             yield Vertical(id="rounds")
