@@ -57,6 +57,7 @@ from terminal_ui.director.rows import Row, snapshot_row, sort_rows
 from terminal_ui.director.rulings import RulingKind
 from terminal_ui.director.screens.event import EventScreen
 from terminal_ui.director.screens.export import ExportScreen
+from terminal_ui.director.screens.prizes import PrizesScreen, prizes_text
 from terminal_ui.director.screens.ruling import RulingScreen
 from terminal_ui.director.screens.timeline import TimelineScreen
 from terminal_ui.director.tables import Table, file_row, unique_labels
@@ -97,7 +98,7 @@ class DirectorApp(App[int]):
     #feedback { height: auto; padding: 0 1; }
     #timeline #left { width: 1fr; padding: 0 1; }
     #timeline #left Static { height: auto; margin-bottom: 1; }
-    RulingScreen, ExportScreen, EventScreen { align: center middle; }
+    RulingScreen, ExportScreen, EventScreen, PrizesScreen { align: center middle; }
     #dialog { width: 90; max-width: 100%; height: auto; max-height: 90%; border: thick $primary;
               background: $surface; padding: 1 2; }
     #rounds { height: auto; }
@@ -303,6 +304,20 @@ class DirectorApp(App[int]):
             self.query_one("#feedback", Static).update(escape(self.feedback))
             return
         self.push_screen(EventScreen(lambda: desk.text(self.rows)))
+
+    def action_prizes(self) -> None:
+        """The prizes screen: each division's prizewinners, the special prizes from
+        the game logs the console holds (``--event``)."""
+        if isinstance(self.screen, ModalScreen):
+            return
+        desk = self.desk
+        if desk is None:
+            self.feedback = "no event: start the console with --event LEDGER (rackclock event new)"
+            self.query_one("#feedback", Static).update(escape(self.feedback))
+            return
+        desk.refresh()
+        logs = [table.events for table in self.tables.values()]
+        self.push_screen(PrizesScreen(prizes_text(desk.state, logs)))
 
     def _banner(self) -> str:
         if self.config.broker is not None:

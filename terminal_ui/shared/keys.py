@@ -54,6 +54,7 @@ KEYMAP: tuple[Key, ...] = (
     Key("p", "ruling('appeal')", "Appeal", ("director",), priority=False),
     Key("x", "export", "Export", ("director",), priority=False),
     Key("s", "event", "Event", ("director",), priority=False),
+    Key("w", "prizes", "Prizes", ("director",), priority=False, show=False),
     Key("i", "slips", "Slips", ("director",), priority=False),
     Key("ctrl+b", "toggle_board", "Board", ("table",)),
     Key("ctrl+n", "next_game", "Next game", ("table", "scorekeeper")),
