@@ -102,7 +102,7 @@ def _speed(
     byes = div.byes()
 
     def bye(group: Sequence[int]) -> int:
-        return bye_for(group, div.ratings, byes, by_standings=through > 0)
+        return bye_for(group, div.ratings, byes, by_standings=True)
 
     active = set(div.active(round_))
     groups = [[s for s in g if s in active] for g in speed.dozens(seeds)]
