@@ -59,6 +59,7 @@ from terminal_ui.director.screens.event import EventScreen
 from terminal_ui.director.screens.export import ExportScreen
 from terminal_ui.director.screens.prizes import PrizesScreen, prizes_text
 from terminal_ui.director.screens.ruling import RulingScreen
+from terminal_ui.director.screens.slips import SlipsScreen
 from terminal_ui.director.screens.timeline import TimelineScreen
 from terminal_ui.director.tables import Table, file_row, unique_labels
 from terminal_ui.shared.help import HelpScreen, help_text
@@ -304,6 +305,17 @@ class DirectorApp(App[int]):
             self.query_one("#feedback", Static).update(escape(self.feedback))
             return
         self.push_screen(EventScreen(lambda: desk.text(self.rows)))
+
+    def action_slips(self) -> None:
+        """The slip screen: results from paper slips, a game a line (``--event``); its
+        records are made by the console's ``--name``."""
+        if isinstance(self.screen, ModalScreen):
+            return
+        if self.desk is None:
+            self.feedback = "no event: start the console with --event LEDGER (rackclock event new)"
+            self.query_one("#feedback", Static).update(escape(self.feedback))
+            return
+        self.push_screen(SlipsScreen(self.desk.slips(self.config.name)))
 
     def action_prizes(self) -> None:
         """The prizes screen: each division's prizewinners, the special prizes from

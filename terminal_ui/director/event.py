@@ -23,6 +23,7 @@ from engine.tournament.assignment import Assignment, round_assignments
 from engine.tournament.live import TableGame, result_words, round_standings
 from engine.tournament.report import standings_lines
 from engine.tournament.scores import score_text
+from engine.tournament.slips_session import SlipSession
 from engine.tournament.state import DivisionState, EventState
 from terminal_ui.director.rows import Row
 
@@ -124,6 +125,10 @@ class EventDesk:
             del self.news[:-20]
             return
         self.take(name, events, key)
+
+    def slips(self, by: str) -> SlipSession:
+        """A run of slip lines on this event (the slip screen), its records made ``by``."""
+        return SlipSession(self.ledger, by)
 
     def text(self, rows: Iterable[Row]) -> str:
         """The event screen: each division's current round with the tables' live
