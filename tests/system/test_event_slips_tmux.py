@@ -1,0 +1,87 @@
+"""Results from paper slips typed into the real ``rackclock event slips`` in a terminal
+(tmux): 20 games of a 40-player round at the prompt, a refused line, an undo and a
+correction, then ``event missing`` and ``event standings`` as processes, and the
+ledger holding every record with who typed it."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from clock.tournament.ledger import read_ledger
+from engine.tournament.records import Result, Retracted
+from tests.support.tmux import Terminal, require_tmux
+from tests.system.test_kill9 import RACKCLOCK
+from tests.terminal_ui.test_event_slips import big_event, ledger_records, slips
+
+
+@pytest.fixture
+def tmux(tmp_path: Path) -> Iterator[Terminal]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TMUX")}
+    env["XDG_DATA_HOME"] = str(tmp_path)
+    term = Terminal(require_tmux(), env, size=(100, 30))
+    try:
+        yield term
+    finally:
+        term.kill()
+
+
+def run(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(RACKCLOCK), "event", *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+
+
+def test_slips_typed_at_the_prompt_then_missing(tmux: Terminal, tmp_path: Path) -> None:
+    log = big_event(tmp_path, players=40)
+    lines, _ = slips(log)
+    tmux.start(f"exec {RACKCLOCK} event slips {log} --by sam")
+    tmux.wait_for("slips for Big Saturday, division A round 1, as sam", "slip>")
+    for line in lines[:19]:  # typed ahead, as fast as the director types
+        tmux.type(line)
+        tmux.keys("Enter")
+    a, sa, b, sb = lines[19].split()
+    tmux.type(f"{a} {sa} {a} {sb}")  # a slip misread: one player twice
+    tmux.keys("Enter")
+    tmux.wait_for(f"refused: both players are #{a} ")
+    tmux.type("m")
+    tmux.keys("Enter")
+    tmux.wait_for("division A round 1: 1 game(s) without a result")
+    tmux.type(lines[19])
+    tmux.keys("Enter")
+    tmux.type("u")
+    tmux.keys("Enter")
+    tmux.wait_for("(no result again)")
+    tmux.type(lines[19])
+    tmux.keys("Enter")
+    tmux.type(f"c {a} {int(sa) + 1} {b} {sb} --reason added wrong")
+    tmux.keys("Enter")
+    tmux.wait_for("corrected: R1 T")
+    tmux.type("q")
+    tmux.keys("Enter")
+    tmux.wait("the command to end", lambda _: tmux.dead())
+
+    missing = run("missing", log)
+    assert missing.returncode == 0, missing.stderr
+    assert missing.stdout == "division A round 1: every result is in\n"
+    records = list(ledger_records(log))
+    made = [r for r in records if isinstance(r, Result | Retracted)]
+    assert len(made) == 23  # 20 slips, the one undone and typed again, the correction
+    assert {r.by for r in made} == {"sam"}
+    assert [r.reason for r in made[-3:]] == ["undo", "", "added wrong"]
+    div = read_ledger(log).division("A")
+    assert len(div.results[1]) == 20
+    fixed = next(r for pair, r in div.results[1].items() if set(pair) == {int(a), int(b)})
+    assert int(sa) + 1 in fixed.scores
+    standings = run("standings", log)
+    assert standings.returncode == 0, standings.stderr
+    assert standings.stdout.startswith("division A after round 1:")
+    assert len(standings.stdout.splitlines()) > 40

@@ -1,0 +1,207 @@
+"""Results from paper slips at the director's console (key I) and at the command line
+(``rackclock event slips``): a whole 100-game round of a 200-player division typed
+from slips, the keystrokes counted and the standings checked after; undo and
+correction kept in the ledger with who made them; ``event missing``; and ``event
+result`` naming players by number or prefix."""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+
+import pytest
+from textual import events
+from textual.pilot import Pilot
+
+from clock.tournament.ledger import EventLedger
+from engine.tournament.pairing.pair_round import draw
+from engine.tournament.records import Result, Retracted
+from terminal_ui.cli import main
+from terminal_ui.director.app import DirectorApp
+from terminal_ui.director.config import DirectorConfig
+from terminal_ui.director.screens.slips import SlipsScreen
+from tests.helpers import until
+
+FIRST = ["Ann", "Ben", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon"]
+FIRST += ["Kim", "Lee", "Max", "Ned", "Oli", "Pam", "Quin", "Rex", "Sue", "Tom"]
+LAST = ["Able", "Baker", "Cole", "Dunn", "Ely", "Fox", "Gray", "Hall", "Ives", "Jones"]
+
+
+def big_event(tmp_path: Path, players: int = 200) -> Path:
+    """A one-division event of ``players`` players, round 1 paired; its ledger."""
+    names = [f"{first} {last}" for last in LAST for first in FIRST]  # 200 names
+    rows = ",\n".join(
+        f'  {{ name = "{names[i]}", rating = {2000 - i * 5} }}' for i in range(players)
+    )
+    text = (
+        'name = "Big Saturday"\n[[division]]\nname = "A"\nrounds = 7\n'
+        'plan = [{ rounds = "1-7", system = "swiss" }]\n'
+        f"players = [\n{rows}\n]\n"
+    )
+    log = tmp_path / "big.sqlite"
+    with EventLedger.create(log, text, "big.toml") as ledger:
+        ledger.append(draw(ledger.state.division("A"), 1))
+    return log
+
+
+def slips(log: Path, seed: int = 23) -> tuple[list[str], dict[int, tuple[int, int]]]:
+    """A slip line per game of round 1 (players in either order, as slips come), and
+    what each player should have after it: (wins, spread)."""
+    rng = random.Random(seed)
+    with EventLedger.open(log, readonly=True) as ledger:
+        pairs = ledger.state.division("A").pairings[1].pairs
+    lines, want = [], {}
+    for a, b in pairs:
+        sa, sb = rng.randint(280, 520), rng.randint(280, 520)
+        if sa == sb:
+            sb += 1
+        want[a] = (int(sa > sb), sa - sb)
+        want[b] = (int(sb > sa), sb - sa)
+        lines.append(f"{a} {sa} {b} {sb}" if rng.random() < 0.5 else f"{b} {sb} {a} {sa}")
+    rng.shuffle(lines)  # slips arrive in any order
+    return lines, want
+
+
+_NAMES = {" ": "space", "-": "minus", ",": "comma"}
+
+
+def keys_of(line: str) -> list[str]:
+    """The keys that type ``line`` and enter it."""
+    return [_NAMES.get(c, c) for c in line] + ["enter"]
+
+
+async def type_line(pilot: Pilot[int], line: str) -> int:
+    """Type ``line`` and Enter as the terminal delivers keys: each a Key event to the
+    app, as ``Pilot.press`` sends them, but without its wait for the process to go
+    idle after every key (80 ms a key on a busy machine: a round would take minutes);
+    once after the line, as a director who looks at the echo. The keys it took."""
+    keys = keys_of(line)
+    chars = {v: k for k, v in _NAMES.items()}
+    for key in keys:
+        char = chars.get(key, key if len(key) == 1 else None)
+        pilot.app.post_message(events.Key(key, "\r" if key == "enter" else char))
+    await pilot.pause()
+    return len(keys)
+
+
+def check_standings(log: Path, want: dict[int, tuple[int, int]]) -> None:
+    with EventLedger.open(log, readonly=True) as ledger:
+        div = ledger.state.division("A")
+        assert div.missing(1) == []
+        got = {row.seed: (row.wins, row.spread) for row in div.standings(1)}
+    assert got == {s: (float(w), sp) for s, (w, sp) in want.items()}
+
+
+async def test_a_100_game_round_from_slips_at_the_console(tmp_path: Path) -> None:
+    log = big_event(tmp_path)
+    lines, want = slips(log)
+    assert len(lines) == 100
+    app = DirectorApp(DirectorConfig(logs=(), export_dir=tmp_path, event=log, name="kim"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("i")
+        await until(pilot, lambda: isinstance(app.screen, SlipsScreen), "the slip screen")
+        screen = app.screen
+        assert isinstance(screen, SlipsScreen)
+        assert screen.where() == "Slips for Big Saturday: division A round 1, as kim"
+        typed = 0
+        started = time.perf_counter()
+        for line in lines:
+            typed += await type_line(pilot, line)
+        took = time.perf_counter() - started
+        await until(pilot, lambda: len(screen.said) == 100, "every echo")
+        assert all(not s.startswith("refused") for s in screen.said), screen.said
+        assert screen.said[0].startswith("R1 T")
+        # "3 410 7 385" and Enter: 12 keys; two- and three-digit numbers make it 12 to 16
+        assert len(keys_of("3 410 7 385")) == 12
+        assert typed / len(lines) <= 15, typed / len(lines)
+        print(f"\n100 results typed at the console: {typed} keys, {took:.1f} s")
+        check_standings(log, want)
+        # a slip typed twice, a typo, then undo and a correction: logged with who
+        await type_line(pilot, lines[0])
+        assert screen.said[-1].startswith("refused: already in as typed")
+        await type_line(pilot, "m")
+        assert screen.said[-1] == "division A round 1: every result is in"
+        await type_line(pilot, "u")
+        assert screen.said[-1].endswith("(no result again)")
+        await type_line(pilot, "m")
+        assert screen.said[-1].startswith("division A round 1: 1 game(s) without a result")
+        a, sa, b, sb = lines[-1].split()
+        await type_line(pilot, f"{a} {int(sa) + 10} {b} {sb}")
+        await type_line(pilot, f"c {lines[-1]} --reason slip misread")
+        assert screen.said[-1].startswith("corrected: R1 T")
+        await pilot.press("escape")
+        await until(pilot, lambda: not isinstance(app.screen, SlipsScreen), "the overview")
+    check_standings(log, want)
+    with EventLedger.open(log, readonly=True) as ledger:
+        n = ledger.state.records
+        assert n == 1 + 1 + 100 + 3  # created, paired, 100 results, undo, retyped, correction
+    made = [r for r in ledger_records(log) if isinstance(r, Result | Retracted)]
+    assert {r.by for r in made} == {"kim"}
+    assert [(type(r).__name__, r.reason) for r in made[-3:]] == [
+        ("Retracted", "undo"),
+        ("Result", ""),
+        ("Result", "slip misread"),
+    ]
+
+
+def ledger_records(log: Path) -> list[object]:
+    """The ledger's records as written, in order."""
+    import sqlite3
+
+    from engine.tournament.records import decode_record
+
+    conn = sqlite3.connect(log)
+    try:
+        return [decode_record(body) for (body,) in conn.execute("SELECT body FROM records")]
+    finally:
+        conn.close()
+
+
+def test_slips_piped_to_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    log = big_event(tmp_path, players=20)
+    lines, want = slips(log)
+    import io
+
+    bad = ["1 410 1 300", lines[0]]  # refused lines change nothing
+    text = "\n".join([*lines[:5], "u", *lines[4:], *bad, "q", "never read"]) + "\n"
+    monkeypatch.setattr("sys.stdin", io.StringIO(text))
+    assert main(["event", "slips", str(log), "--by", "lee"]) == 1  # two lines refused
+    out = capsys.readouterr()
+    assert out.out.count("\nR1 T") + out.out.startswith("R1 T") == 11
+    assert "undone: R1 T" in out.out
+    assert out.out.endswith("bye\n")
+    assert out.err.splitlines() == [
+        "line 13: refused: both players are #1 Ann Able",
+        f"line 14: refused: already in as typed: {out.out.splitlines()[0]}",
+    ]
+    check_standings(log, want)
+    assert main(["event", "missing", str(log)]) == 0
+    assert capsys.readouterr().out == "division A round 1: every result is in\n"
+    assert {r.by for r in ledger_records(log) if isinstance(r, Result | Retracted)} == {"lee"}
+
+
+def test_event_missing_and_result_by_number_or_prefix(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = big_event(tmp_path, players=6)
+    with EventLedger.open(log, readonly=True) as ledger:
+        pairs = ledger.state.division("A").pairings[1].pairs
+        div = ledger.state.division("A")
+        a, b = pairs[0]
+        first, second = div.name(a).split()[0], div.name(b)
+    assert main(["event", "missing", str(log)]) == 0
+    shown = capsys.readouterr().out.splitlines()
+    assert shown[0] == "division A round 1: 3 game(s) without a result"
+    assert shown[1] == f"  R1 T1  #{a} {div.name(a)} v #{b} {second}"
+    code = main(["event", "result", str(log), "1", first.lower(), "400", str(b), "350"])
+    assert code == 0
+    assert capsys.readouterr().out == f"round 1: {div.name(a)} 400 to 350 {second}\n"
+    assert main(["event", "missing", str(log), "--round", "1"]) == 0
+    assert capsys.readouterr().out.startswith("division A round 1: 2 game(s) without")
+    assert main(["event", "result", str(log), "1", "a", "400", str(b), "350"]) == 1
+    assert "'a' fits several players" in capsys.readouterr().err
+    assert main(["event", "missing", str(log), "--round", "0"]) == 2
+    assert "--round 0: rounds are numbered from 1" in capsys.readouterr().err
