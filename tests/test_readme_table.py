@@ -72,6 +72,16 @@ PROCESS_TESTS: tuple[tuple[str, str, str], ...] = (
     ),
     ("event standings", "system/test_event.py", "test_an_event_from_pairings_to_tsh"),
     (
+        "event slips",
+        "system/test_event_slips_tmux.py",
+        "test_slips_typed_at_the_prompt_then_missing",
+    ),
+    (
+        "event missing",
+        "system/test_event_slips_tmux.py",
+        "test_slips_typed_at_the_prompt_then_missing",
+    ),
+    (
         "event sheets",
         "terminal_ui/test_sheets_cli.py",
         "test_the_sheets_folder_is_the_golden_one_and_is_rewritten_whole",
