@@ -104,7 +104,7 @@ class DirectorApp(App[int]):
               background: $surface; padding: 1 2; }
     #rounds { height: auto; }
     .round-row { height: auto; }
-    .round-row Label { padding: 1 1 0 0; }
+    .round-row Label { width: 1fr; padding: 1 1 0 0; }
     .round { width: 12; }
     """
     BINDINGS: ClassVar[list[BindingType]] = list(bindings("director"))

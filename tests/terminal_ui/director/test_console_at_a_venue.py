@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Input
 
 from clock.log.eventlog import EventLog
 from engine.events import ClockPressed, Event, GameStarted, Resigned, Signed, TilesPlaced
@@ -222,3 +222,23 @@ async def test_the_export_dialog_shows_the_whole_path(tmp_path: Path, width: int
         assert f"into{out}" in flat
         for path in screen.report.paths:
             assert f"wrote{path}" in flat, path
+
+
+async def test_a_game_without_its_round_keeps_its_names_and_its_field(tmp_path: Path) -> None:
+    """Long names in the export dialog's line for a game whose log gives no round: the
+    line wraps beside the round's field, which stays on the screen."""
+    log = write(tmp_path / "t1.sqlite", game(*WIDE, signed=(0, 1)))  # no round in its log
+    app = DirectorApp(config(tmp_path, [log]))
+    async with app.run_test(size=(80, 30)) as pilot:
+        await until(pilot, lambda: len(app.rows) == 1, "the row")
+        await pilot.press("x")
+        await until(pilot, lambda: isinstance(app.screen, ExportScreen), "the export dialog")
+        screen = app.screen
+        await until(pilot, lambda: bool(screen.query("#round-0")), "the round's field")
+        await pilot.pause()
+        field = screen.query_one("#round-0", Input)
+        assert field.region.right <= 80
+        box = screen.query_one("#dialog").content_region
+        lines = shown(app)[box.y : box.bottom]
+        flat = "".join(line[box.x : field.region.x].replace(" ", "") for line in lines)
+        assert f"t1game1:{WIDE[0]}v{WIDE[1]}round:".replace(" ", "") in flat
