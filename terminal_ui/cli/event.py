@@ -393,8 +393,6 @@ def _unpair(args: argparse.Namespace) -> int:
 
 def _result(args: argparse.Namespace) -> int:
     def run() -> int:
-        import getpass
-
         from msgspec.structs import replace
 
         from engine.tournament.report import result_line
@@ -409,7 +407,7 @@ def _result(args: argparse.Namespace) -> int:
             b = (div.name(find_player(div, name_b)), int(score_b))
             out = None if args.forfeit is None else div.name(find_player(div, args.forfeit))
             res = typed_result(div, args.round, a, b, forfeit=out, reason=args.reason)
-            ledger.append(replace(res, by=args.by or getpass.getuser()))
+            ledger.append(replace(res, by=event_slips.who(args.by)))
             print(result_line(div, div.results[args.round][(res.first, res.second)]))
         return 0
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from engine.tournament.slips_session import SlipSession
 
-__all__ = ["register"]
+__all__ = ["register", "who"]
 
 
 def register(esub: Any, action: Any) -> None:
@@ -38,6 +38,17 @@ def register(esub: Any, action: Any) -> None:
         "--round", type=int, metavar="N", help="default: the latest with games missing"
     )
     missing.add_argument("--division", metavar="NAME")
+
+
+def who(by: str | None) -> str:
+    """Who records a result typed here: ``--by``, else the OS user (else ``director``,
+    the ledger's default, where the system names no user)."""
+    if by:
+        return by
+    try:
+        return getpass.getuser()
+    except (OSError, KeyError):  # no login name in the environment nor the user database
+        return "director"
 
 
 def _fail(args: argparse.Namespace, text: str) -> None:
@@ -65,7 +76,7 @@ def _slips(args: argparse.Namespace) -> int:
         from engine.tournament.slips import slip_division, slip_round
         from engine.tournament.slips_session import SlipSession
 
-        by = args.by or getpass.getuser()
+        by = who(args.by)
         with EventLedger.open(args.log) as ledger:
             session = SlipSession(ledger, by)
             for chosen in (
