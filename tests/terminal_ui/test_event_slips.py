@@ -196,9 +196,12 @@ def test_event_missing_and_result_by_number_or_prefix(
     shown = capsys.readouterr().out.splitlines()
     assert shown[0] == "division A round 1: 3 game(s) without a result"
     assert shown[1] == f"  R1 T1  #{a} {div.name(a)} v #{b} {second}"
-    code = main(["event", "result", str(log), "1", first.lower(), "400", str(b), "350"])
+    code = main(
+        ["event", "result", str(log), "1", first.lower(), "400", str(b), "350", "--by", "ref"]
+    )
     assert code == 0
     assert capsys.readouterr().out == f"round 1: {div.name(a)} 400 to 350 {second}\n"
+    assert [r.by for r in ledger_records(log) if isinstance(r, Result)] == ["ref"]
     assert main(["event", "missing", str(log), "--round", "1"]) == 0
     assert capsys.readouterr().out.startswith("division A round 1: 2 game(s) without")
     assert main(["event", "result", str(log), "1", "a", "400", str(b), "350"]) == 1
