@@ -7,9 +7,11 @@ web page say the same thing.
 
 from __future__ import annotations
 
+import unicodedata
+
 import msgspec
 
-__all__ = ["Section", "Sheet", "signed"]
+__all__ = ["Section", "Sheet", "cell_width", "pad", "signed"]
 
 
 class Section(msgspec.Struct, frozen=True):
@@ -35,3 +37,23 @@ class Sheet(msgspec.Struct, frozen=True):
 def signed(spread: int) -> str:
     """A spread as the sheets write it: ``+35``, ``-12``, ``+0``."""
     return f"{spread:+d}"
+
+
+def _cells(char: str) -> int:
+    if unicodedata.category(char) in ("Mn", "Me", "Cf"):  # combining marks, zero-width joiners
+        return 0
+    return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+
+
+def cell_width(text: str) -> int:
+    """How many terminal (and monospace printer) cells ``text`` takes: a wide or
+    fullwidth character (CJK: ``王``) two, a combining mark none, any other one, so
+    columns padded by it line up where ``len()`` would push them right."""
+    return sum(_cells(c) for c in text)
+
+
+def pad(text: str, width: int, right: bool = False) -> str:
+    """``text`` padded with spaces to ``width`` cells (:func:`cell_width`), on the left
+    when ``right`` (numbers), else on the right."""
+    fill = " " * max(0, width - cell_width(text))
+    return fill + text if right else text + fill

@@ -159,3 +159,21 @@ def test_shared_places_and_no_classes() -> None:
     assert "1=" in sheet
     assert "class" not in sheet
     assert "spread" not in sheet
+
+
+def test_cell_width_counts_terminal_cells() -> None:
+    from engine.tournament.sheets.sheet import cell_width
+
+    assert cell_width("Ann Able") == 8
+    assert cell_width("王小明") == 6  # wide (East Asian W): two cells each
+    assert cell_width("\uff37") == 2  # fullwidth
+    assert cell_width("José") == 4
+    assert cell_width("Jose\u0301") == 4  # a combining accent takes no cell
+
+
+def test_text_sheets_pad_by_display_width() -> None:
+    from engine.tournament.sheets.sheet import Section, Sheet
+
+    section = Section("", ("name", "wins"), (("王小明", "2"), ("Ann Able", "1")), (False, True))
+    lines = sheet_text(Sheet("T", (section,))).splitlines()
+    assert lines[3:] == ["name      wins", "--------  ----", "王小明       2", "Ann Able     1"]
