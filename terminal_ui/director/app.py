@@ -339,7 +339,7 @@ class DirectorApp(App[int]):
             else:
                 err = link.session.stats.last_error if link is not None else ""
                 state = "connecting" + (f" ({err})" if err else "")
-            head = f"broker {self.config.broker}: {state}; {len(self.rows)} table(s)"
+            head = f"broker {shown_url(self.config.broker)}: {state}; {len(self.rows)} table(s)"
             # what tables sent that did not read: once per table and reason (the link's)
             said = link.notices[-5:] if link is not None else []
             return "\n".join([head, *said])
