@@ -55,7 +55,7 @@ def win_groups(ranked: Sequence[int], wins: dict[int, float]) -> list[list[int]]
     """The Modified Swiss's groups, best first: players with the same wins, an odd
     group taking the next highest player from below ("If there are five players
     with four wins, in order to pair evenly, the next highest player is added to
-    the top group", the manual, "Modified-Swiss Pairings" step 3)."""
+    the top group", the 2011 manual, "Modified-Swiss Pairings" step 3)."""
     out: list[list[int]] = []
     i = 0
     while i < len(ranked):
@@ -155,17 +155,39 @@ def pair_swiss(
     "If the players have already played each other (and it's still prior to the
     last 2 rounds), switch players within the win group if you can until there
     are no repeat pairings" (2011 manual, "Modified-Swiss Pairings" step 3): each
-    group is paired on its own, with no two who have met (``fresh``) if it can
-    be, else within the repeat limits (``allowed``). Only a group that cannot be
-    paired on its own takes players from the group below (the bottom group from
-    the one above), the two then pairing as one; None when even the whole list
-    cannot be paired.
+    group is paired on its own with no two who have met (``fresh``, given only
+    before the last two rounds) if it can be; else, since switching within the
+    group failed, it is paired together with the next group (the bottom group
+    with the one above) with no two who have met; only when that fails too does
+    it keep a repeat the limits allow (``allowed``) inside the group. A group
+    that cannot be paired on its own within the limits takes the group below
+    (the bottom group the one above), the two then pairing as one; None when
+    even the whole list cannot be paired.
     """
     segments = [list(g) for g in groups]
     done: list[tuple[list[int], list[tuple[int, int]]]] = []
     while segments:
         seg = segments.pop(0)
-        pairs = _pair_group(seg, target, allowed, fresh)
+        if fresh is not None:
+            strict = _both(allowed, fresh)
+            pairs = pair_ranked(seg, target, strict)
+            if pairs is None and segments:
+                merged = seg + segments[0]
+                crossed = pair_ranked(merged, target, strict)
+                if crossed is not None:
+                    segments.pop(0)
+                    done.append((merged, crossed))
+                    continue
+            elif pairs is None and done:
+                merged = done[-1][0] + seg
+                crossed = pair_ranked(merged, target, strict)
+                if crossed is not None:
+                    done[-1] = (merged, crossed)
+                    continue
+            if pairs is not None:
+                done.append((seg, pairs))
+                continue
+        pairs = pair_ranked(seg, target, allowed)
         if pairs is not None:
             done.append((seg, pairs))
         elif segments:
@@ -178,11 +200,5 @@ def pair_swiss(
     return [p for _, pairs in done for p in pairs]
 
 
-def _pair_group(
-    seg: Sequence[int], target: dict[int, int], allowed: Allowed, fresh: Allowed | None
-) -> list[tuple[int, int]] | None:
-    if fresh is not None:
-        pairs = pair_ranked(seg, target, lambda a, b: allowed(a, b) and fresh(a, b))
-        if pairs is not None:
-            return pairs
-    return pair_ranked(seg, target, allowed)
+def _both(allowed: Allowed, fresh: Allowed) -> Allowed:
+    return lambda a, b: allowed(a, b) and fresh(a, b)

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.tournament.pairing.pair_round import draw
-from engine.tournament.pairing.ranked import pair_swiss, win_groups
+from engine.tournament.pairing.ranked import pair_swiss, swiss_ideal
 from engine.tournament.records import Created, Result, Withdrew
 from engine.tournament.state import EventState, replay
 from tests.engine.tournament.test_pairing_systems import event_text
@@ -34,8 +34,31 @@ def pairable(group: list[int], banned: Rule) -> bool:
     return go(frozenset(group))
 
 
+def groups_of(table: list[tuple[int, float]]) -> list[list[int]]:
+    """The manual's win groups, written out again here: players with the same wins,
+    an odd group taking the next player below ("the next highest player is added to
+    the top group")."""
+    out: list[list[int]] = []
+    i = 0
+    while i < len(table):
+        j = i
+        while j < len(table) and table[j][1] == table[i][1]:
+            j += 1
+        if (j - i) % 2 and j < len(table):
+            j += 1
+        out.append([seed for seed, _ in table[i:j]])
+        i = j
+    return out
+
+
 def swiss_round(ev: EventState, rnd: int, rng: random.Random) -> list[str]:
-    """Pair ``rnd``, check it against the manual's rule, play it; the faults found."""
+    """Pair ``rnd``, check it against the manual's rule, play it; the faults found.
+
+    A pair crosses win groups only when a group between them, or a block of
+    groups reaching one of them, cannot be paired on its own (within the limits;
+    before the last two rounds, with no repeat); a repeat before the last two rounds
+    only when neither its group alone
+    nor its group with its neighbour can be paired without one."""
     div = ev.division("A")
     met = div.meetings()
     previous = {frozenset(p) for p in div.pairings[rnd - 1].pairs} if rnd > 1 else set()
@@ -45,23 +68,38 @@ def swiss_round(ev: EventState, rnd: int, rng: random.Random) -> list[str]:
         + [p for p in previous if 0 not in p]
     )
     repeats: Rule = over | frozenset(met)
+    early = rnd <= div.spec.rounds - 2
     paired = draw(div, rnd)
     ev.apply(paired)
     faults = []
-    table = div.standings(rnd - 1, div.active(rnd))
     bye = {a for a, b in paired.pairs if not b}
-    ranked = [r.seed for r in table if r.seed not in bye]
-    groups = win_groups(ranked, {r.seed: r.wins for r in table})
+    table = [(r.seed, r.wins) for r in div.standings(rnd - 1, div.active(rnd))]
+    groups = groups_of([(s, w) for s, w in table if s not in bye])
     group_of = {s: i for i, g in enumerate(groups) for s in g}
-    if all(pairable(g, over) for g in groups):
-        for a, b in paired.pairs:
-            if b and group_of[a] != group_of[b]:
-                faults.append(f"round {rnd}: {a}-{b} crosses win groups {groups}")
-        for g in groups:
-            if rnd <= div.spec.rounds - 2 and pairable(g, repeats):
-                for a, b in paired.pairs:
-                    if a in g and frozenset((a, b)) in met:
-                        faults.append(f"round {rnd}: {a}-{b} repeats though {g} needs none")
+    rule = repeats if early else over
+
+    def stuck(first: int, last: int) -> bool:
+        return not pairable([s for g in groups[first : last + 1] for s in g], rule)
+
+    for a, b in paired.pairs:
+        if not b:
+            continue
+        low, high = sorted((group_of[a], group_of[b]))
+        # a group that cannot pair alone takes the next one (the bottom group the one
+        # above), and the block the next again while it still cannot
+        between = any(stuck(i, i) for i in range(low, high + 1))
+        down = any(all(stuck(i, j) for j in range(i, low + 1)) for i in range(low))
+        up = any(
+            all(stuck(j, k) for j in range(k, high - 1, -1)) for k in range(high + 1, len(groups))
+        )
+        if low != high and not (between or down or up):
+            faults.append(f"round {rnd}: {a}-{b} crosses win groups {groups}")
+        if early and frozenset((a, b)) in met and low == high:
+            # its neighbour: the group below, the bottom group's the one above
+            j = low + 1 if low + 1 < len(groups) else low - 1
+            near = [groups[low]] + ([groups[low] + groups[j]] if j >= 0 else [])
+            if any(pairable(g, repeats) for g in near):
+                faults.append(f"round {rnd}: {a}-{b} repeats though {near} need none")
     for a, b in paired.pairs:
         if b:
             ev.apply(Result("A", rnd, a, b, (rng.randrange(250, 550), rng.randrange(250, 550))))
@@ -82,6 +120,38 @@ def test_a_24_player_swiss_switches_within_the_win_group_in_rounds_1_to_6() -> N
         rng = random.Random(seed)
         for rnd in range(1, 7):
             faults += [f"seed {seed} {f}" for f in swiss_round(ev, rnd, rng)]
+    assert faults == []
+
+
+def test_a_group_that_can_only_repeat_alone_crosses_to_the_next_group_first() -> None:
+    # 1-2 have met (a second meeting is within max_meetings = 2): switching within
+    # the group cannot avoid it, so the group takes players from the next one
+    wins = {1: 2.0, 2: 2.0, 3: 1.0, 4: 1.0, 5: 1.0, 6: 1.0}
+    target = swiss_ideal(list(range(1, 7)), wins)
+    pairs = pair_swiss(
+        [[1, 2], [3, 4, 5, 6]], target, lambda a, b: True, lambda a, b: {a, b} != {1, 2}
+    )
+    assert pairs is not None
+    assert frozenset((1, 2)) not in {frozenset(p) for p in pairs}
+    # the bottom group crosses to the one above
+    pairs = pair_swiss(
+        [[1, 2], [3, 4]], {1: 2, 2: 1, 3: 4, 4: 3}, lambda a, b: True, lambda a, b: {a, b} != {3, 4}
+    )
+    assert pairs is not None
+    assert frozenset((3, 4)) not in {frozenset(p) for p in pairs}
+    # in the last two rounds (no ``fresh``) the allowed repeat stays in the group
+    pairs = pair_swiss([[1, 2], [3, 4]], {1: 2, 2: 1, 3: 4, 4: 3}, lambda a, b: True)
+    assert pairs == [(1, 2), (3, 4)]
+
+
+def test_the_reviewers_24_player_event_crosses_rather_than_repeat_in_round_6() -> None:
+    # Round 6 paired the leader 8 with 10 again (met in round 4) though 8-3, 10-4,
+    # 20-24 from the next group met nobody again.
+    ev = swiss(24, 8)
+    rng = random.Random(0)
+    faults = []
+    for rnd in range(1, 9):
+        faults += swiss_round(ev, rnd, rng)
     assert faults == []
 
 
