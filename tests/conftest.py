@@ -8,7 +8,9 @@ The process and its configuration are the product's own managed broker
 (:mod:`firmware_bridge.venue.broker`, what ``rackclock venue`` runs).
 
 A missing mosquitto skips these tests, unless ``REQUIRE_SYSTEM_DEPS=1`` (CI,
-``make test``), where it fails them: scripts/system-deps installs it.
+``make test``), where it fails them: scripts/system-deps installs it. So does a
+missing client-id plugin for a broker that loads it (``ids_owned=True``): ``make
+setup`` builds it with what scripts/system-deps installs.
 """
 
 from __future__ import annotations
@@ -19,7 +21,14 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge.venue.broker import BrokerConfig, find_mosquitto, free_port
+from firmware_bridge.venue.broker import (
+    PLUGIN_ENV,
+    PLUGIN_HINT,
+    BrokerConfig,
+    find_id_plugin,
+    find_mosquitto,
+    free_port,
+)
 from tests.helpers import Broker, BrokerFactory, missing_part
 
 
@@ -32,10 +41,18 @@ def _require() -> str:
     return exe
 
 
+def _require_plugin() -> Path:
+    plugin = find_id_plugin()
+    if plugin is None:
+        missing_part(f"{PLUGIN_HINT}; or set {PLUGIN_ENV}")
+    return plugin
+
+
 @pytest.fixture
 def mosquitto_factory(tmp_path: Path) -> Iterator[BrokerFactory]:
     """Start brokers: ``factory(password_file=, acl_file=, extra="", persistence=True,
-    message_size_limit=None)`` (None: the venue's own limit; 0: none).
+    message_size_limit=None, ids_owned=False)`` (None: the venue's own limit; 0: none;
+    ``ids_owned``: load the client-id plugin, as ``rackclock venue`` does with its logins).
 
     Each gets its own directory under ``tmp_path``; all are stopped at the end.
     """
@@ -49,8 +66,10 @@ def mosquitto_factory(tmp_path: Path) -> Iterator[BrokerFactory]:
         extra: str = "",
         persistence: bool = True,
         message_size_limit: int | None = None,
+        ids_owned: bool = False,
     ) -> Broker:
         home = tmp_path / f"mosquitto-{len(brokers)}"
+        id_plugin = _require_plugin() if ids_owned else None
         last: Exception | None = None
         for _ in range(3):  # a free port can be taken before mosquitto binds it
             cfg = BrokerConfig(
@@ -60,6 +79,7 @@ def mosquitto_factory(tmp_path: Path) -> Iterator[BrokerFactory]:
                 persistence=persistence,
                 password_file=password_file,
                 acl_file=acl_file,
+                id_plugin=id_plugin,
                 extra=extra,
                 **(
                     {} if message_size_limit is None else {"message_size_limit": message_size_limit}

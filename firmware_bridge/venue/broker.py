@@ -11,10 +11,14 @@ Mosquitto 2 started as root drops its privileges to the ``mosquitto`` user and
 then cannot write a persistence directory it does not own: as root the
 configuration says ``user root``.
 
-With logins, a client id belongs to its login: the broker loads rackclock's plugin
-(``broker_plugin/id_owner.c``, built by ``make setup`` into the environment's
+With the logins ``rackclock venue`` made, a client id belongs to its login: the
+broker loads rackclock's plugin (:attr:`BrokerConfig.id_plugin`:
+``broker_plugin/id_owner.c``, built by ``make setup`` into the environment's
 ``lib/rackclock/``), which refuses a client whose id does not begin with
-``<login>-`` (docs/mqtt.md, "Security").
+``<login>-`` (docs/mqtt.md, "Security"). Without the plugin the venue starts all
+the same, on its logins and its ACL, and says that ids are not tied to logins
+(:data:`PLUGIN_HINT`): a club laptop with only ``apt-get install mosquitto`` still
+runs a venue.
 
 >>> cfg = BrokerConfig(port=1884, bind="127.0.0.1", data_dir=Path("/var/lib/rc"))
 >>> print(config_text(cfg, euid=1000).splitlines()[0])
@@ -36,7 +40,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from firmware_bridge.mqtt.topics import MAX_MESSAGE_BYTES
-from firmware_bridge.venue.logins import VenueLogins
 
 __all__ = [
     "INSTALL_HINT",
@@ -62,10 +65,10 @@ INSTALL_HINT = "mosquitto is not installed: apt-get install mosquitto"
 PLUGIN_ENV = "RACKCLOCK_ID_PLUGIN"
 """Names the client-id plugin (``id_owner.so``) when it is not where ``make setup`` puts it."""
 PLUGIN_HINT = (
-    "the broker's client-id plugin (id_owner.so) is not built: run make setup "
-    "(it needs a C compiler and mosquitto-dev: make system-deps), or set " + PLUGIN_ENV
+    "client ids are not tied to logins: id_owner.so is not built "
+    "(sudo apt-get install gcc mosquitto-dev libmosquitto-dev, then make setup)"
 )
-"""What to tell a venue with logins whose plugin is missing (one line)."""
+"""What a venue with logins whose plugin is missing says in its start line."""
 
 
 class MosquittoError(RuntimeError):
@@ -83,10 +86,11 @@ def find_mosquitto() -> str | None:
 
 def find_id_plugin() -> Path | None:
     """The client-id plugin: ``$RACKCLOCK_ID_PLUGIN``, or ``lib/rackclock/id_owner.so``
-    in this Python environment (where ``make setup`` builds it)."""
+    in this Python environment (where ``make setup`` builds it); an absolute path
+    (mosquitto.conf is read from elsewhere), or None when it is not there."""
     env = os.environ.get(PLUGIN_ENV)
     path = Path(env) if env else Path(sys.prefix) / "lib" / "rackclock" / "id_owner.so"
-    return path if path.is_file() else None
+    return path.resolve() if path.is_file() else None
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -148,28 +152,19 @@ class BrokerConfig:
     message_size_limit: int = MAX_MESSAGE_BYTES
     """The largest payload the broker takes: a bigger message is dropped at the door,
     not forwarded to every subscriber (the consumers refuse it too)."""
+    id_plugin: Path | None = None
+    """The client-id plugin (:func:`find_id_plugin`), loaded so that the broker refuses
+    a client whose id does not begin with its login and ``-``: ``rackclock venue``
+    sets it with the logins it made, whose clients are rackclock's; never with a
+    password file of one's own, whose clients may not follow the rule (docs/mqtt.md,
+    "Security"). None: ids as the clients give them."""
     extra: str = ""
     """More configuration lines, appended as they are."""
 
-    @property
-    def ids_owned(self) -> bool:
-        """Whether the broker refuses a client whose id does not begin with its login
-        and ``-`` (the ``id_owner`` plugin): with the logins a venue made
-        (:class:`~firmware_bridge.venue.logins.VenueLogins`), whose clients are
-        rackclock's; not with a password file of one's own, whose clients may not
-        follow the rule (docs/mqtt.md, "Security")."""
-        return self.password_file is not None and VenueLogins.wrote(self.password_file)
 
-
-def config_text(
-    cfg: BrokerConfig, *, euid: int | None = None, id_plugin: Path | None = None
-) -> str:
+def config_text(cfg: BrokerConfig, *, euid: int | None = None) -> str:
     """The configuration file for ``cfg`` (``euid``: the user it will run as, default
-    ours; ``id_plugin``: the client-id plugin, default :func:`find_id_plugin`).
-
-    Raises:
-        MosquittoError: ``cfg`` owns ids and the plugin is missing (:data:`PLUGIN_HINT`).
-    """
+    ours)."""
     lines = [
         f"listener {cfg.port} {cfg.bind}",
         "allow_anonymous " + ("false" if cfg.password_file else "true"),
@@ -188,12 +183,9 @@ def config_text(
         lines.append(f"password_file {cfg.password_file}")
     if cfg.acl_file is not None:
         lines.append(f"acl_file {cfg.acl_file}")
-    if cfg.ids_owned:
-        plugin = id_plugin or find_id_plugin()
-        if plugin is None:
-            raise MosquittoError(PLUGIN_HINT)
+    if cfg.id_plugin is not None:
         # its check runs before the password file's (it is registered first)
-        lines.append(f"plugin {plugin}")
+        lines.append(f"plugin {cfg.id_plugin}")
     if (os.geteuid() if euid is None else euid) == 0:
         lines.append("user root")  # else 2.x drops to 'mosquitto' and cannot write data_dir
     return "\n".join(lines) + "\n" + cfg.extra
@@ -223,13 +215,12 @@ class Mosquitto:
         """Write ``home/mosquitto.conf`` for ``cfg`` (creating ``cfg.data_dir``); not started.
 
         Raises:
-            MosquittoError: No mosquitto binary (:data:`INSTALL_HINT`), or no client-id
-                plugin for logins that need it (:data:`PLUGIN_HINT`).
+            MosquittoError: No mosquitto binary (:data:`INSTALL_HINT`).
         """
         exe = exe or find_mosquitto()
         if exe is None:
             raise MosquittoError(INSTALL_HINT)
-        text = config_text(cfg)  # refused before anything is written
+        text = config_text(cfg)
         home.mkdir(parents=True, exist_ok=True)
         cfg.data_dir.mkdir(parents=True, exist_ok=True)
         conf = home / "mosquitto.conf"

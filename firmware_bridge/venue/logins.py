@@ -21,8 +21,9 @@ The roles (docs/mqtt.md, "Security"):
 A client id belongs to its login: a client logged in as ``t1`` must use an id that
 begins with ``t1-`` (every rackclock program does: its
 :class:`~firmware_bridge.mqtt.connection.MqttSession` puts the login in front), and
-the broker refuses any other (broker.py loads the plugin that checks it). No login
-name here is another's followed by ``-``.
+the broker refuses any other (``rackclock venue`` has it load the plugin that checks
+it, :attr:`~firmware_bridge.venue.broker.BrokerConfig.id_plugin`, when it is built).
+No login name here is another's followed by ``-``.
 
 >>> print(acl_text(["t1"]).split("user t1")[1].strip().splitlines()[0])
 topic write rackclock/v1/+/t1/clock/commands
@@ -177,12 +178,6 @@ class VenueLogins:
     def tables(self) -> list[str]:
         """The tables' logins, in table order."""
         return sorted((n for n in self.passwords if _TABLE.fullmatch(n)), key=lambda n: int(n[1:]))
-
-    @staticmethod
-    def wrote(password_file: Path) -> bool:
-        """Whether ``password_file`` is one a venue wrote (its logins beside it): its
-        clients are rackclock's, whose ids begin with their login (docs/mqtt.md)."""
-        return password_file.name == "passwd" and (password_file.parent / "logins.json").is_file()
 
     @classmethod
     def ensure(cls, folder: Path, tables: int) -> VenueLogins:

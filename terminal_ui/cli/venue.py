@@ -6,7 +6,9 @@ that broker. The managed broker is safe by default: on the first start the venue
 makes a login for each role and each table (:mod:`firmware_bridge.venue.logins`),
 kept in ``<data>/logins/`` and printed once with the connection lines, and an ACL
 that confines each table to its own topics; nobody connects without one (``--open``
-says otherwise, out loud). It listens on every interface, with ``--local`` on this
+says otherwise, out loud). With the client-id plugin built (``make setup``) a client
+id belongs to its login; without it the venue starts all the same and its start line
+says that ids are not tied to logins. It listens on every interface, with ``--local`` on this
 machine only, or with ``--listen ADDRESS`` on that address, and says which.
 
 It prints how tables, clocks and directors connect, then runs the hub
@@ -107,7 +109,17 @@ def _say(out: TextIO, text: str) -> None:
 def run(args: argparse.Namespace) -> int:
     """Start the broker (unless given one), print how to connect, archive until ctrl+c."""
     from firmware_bridge.mqtt.connection import parse_url
-    from firmware_bridge.venue.broker import BrokerConfig, Mosquitto, MosquittoError, lan_address
+    from firmware_bridge.venue.broker import (
+        INSTALL_HINT,
+        PLUGIN_HINT,
+        BrokerConfig,
+        Mosquitto,
+        MosquittoError,
+        find_id_plugin,
+        find_mosquitto,
+        lan_address,
+        listening,
+    )
     from firmware_bridge.venue.hub import run_hub
     from firmware_bridge.venue.logins import LoginsError, VenueLogins
     from terminal_ui.shared.datadir import data_dir
@@ -154,6 +166,17 @@ def run(args: argparse.Namespace) -> int:
     else:
         password_file = args.password_file.resolve() if args.password_file else None
         acl_file = args.acl_file.resolve() if args.acl_file else None
+        # what can refuse the start is checked before the logins are made: a refused
+        # start writes none, so the first start that runs is the one that shows them
+        if find_mosquitto() is None:
+            sys.stderr.write(f"rackclock venue: {INSTALL_HINT}\n")
+            return 1
+        if listening(args.port, "127.0.0.1" if bind == "0.0.0.0" else bind):
+            sys.stderr.write(
+                f"rackclock venue: port {args.port} on {bind} is in use (another broker?): "
+                "stop it or choose another --port\n"
+            )
+            return 1
         if password_file is None and not args.open:
             try:
                 logins = VenueLogins.ensure(data / "logins", args.tables)
@@ -168,6 +191,9 @@ def run(args: argparse.Namespace) -> int:
             password_file=password_file,
             acl_file=acl_file,
             max_queued_messages=1000,
+            # the logins it made are rackclock's clients, whose ids begin with their
+            # login; a password file of one's own may have clients that do not
+            id_plugin=find_id_plugin() if logins is not None else None,
         )
         try:
             broker = Mosquitto.configure(cfg, data)
@@ -191,8 +217,9 @@ def run(args: argparse.Namespace) -> int:
         )
         who = (
             f"logins only, kept in {logins.folder}"
+            + ("" if cfg.id_plugin is not None else f"; {PLUGIN_HINT}")
             if logins is not None
-            else "logins only, from your password file"
+            else "logins only, from your password file; client ids are not tied to logins"
             if args.password_file
             else "NO LOGINS: anyone who reaches it may connect and send anything"
         )

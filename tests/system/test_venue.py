@@ -13,8 +13,10 @@ import contextlib
 import json
 import os
 import signal
+import socket
 import sys
 import urllib.request
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -89,25 +91,57 @@ def test_config_of_the_managed_broker(tmp_path: Path) -> None:
     assert "plugin " not in logins  # a password file of one's own: its clients' ids as they are
 
 
-def test_the_venues_own_logins_load_the_client_id_plugin(tmp_path: Path) -> None:
+def test_the_client_id_plugin_is_loaded_when_the_config_names_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     venue = VenueLogins.ensure(tmp_path / "logins", 2)
     cfg = BrokerConfig(tmp_path, password_file=venue.password_file, acl_file=venue.acl_file)
+    assert "plugin " not in config_text(cfg, euid=1000)  # only when asked: no guessing
     plugin = tmp_path / "id_owner.so"
-    assert f"plugin {plugin}" in config_text(cfg, euid=1000, id_plugin=plugin).splitlines()
-    assert f"plugin {find_id_plugin()}" in config_text(cfg, euid=1000)  # make setup built it
+    with_plugin = replace(cfg, id_plugin=plugin)
+    assert f"plugin {plugin}" in config_text(with_plugin, euid=1000).splitlines()
+    # a relative $RACKCLOCK_ID_PLUGIN is made absolute: mosquitto reads its conf elsewhere
+    plugin.write_bytes(b"")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv(PLUGIN_ENV, "id_owner.so")
+    assert find_id_plugin() == plugin.resolve()
+    monkeypatch.delenv(PLUGIN_ENV)
+    if find_id_plugin() is None:
+        missing_part(f"{PLUGIN_HINT}; or set {PLUGIN_ENV}")
+    assert find_id_plugin() == Path(sys.prefix, "lib", "rackclock", "id_owner.so")  # make setup
 
 
-async def test_without_the_plugin_the_venue_says_so_in_one_line(tmp_path: Path) -> None:
-    env = {**os.environ, PLUGIN_ENV: str(tmp_path / "no-such-plugin.so")}
+async def start_line(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> str:
+    """The first line a managed venue prints (it is then stopped with ctrl+c)."""
+    if find_mosquitto() is None:
+        missing_part("mosquitto is not installed: apt-get install mosquitto")
     proc = await asyncio.create_subprocess_exec(
         RACKCLOCK, "venue", "--data", str(tmp_path / "data"), "--local", "--port",
-        str(free_port()), stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-        env=env,
+        str(free_port()), *args, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE, env=env,
     )  # fmt: skip
-    out, err = await asyncio.wait_for(proc.communicate(), WAIT_S)
-    assert proc.returncode == 1
-    assert err.decode() == f"rackclock venue: {PLUGIN_HINT}\n"
-    assert b"mosquitto listening" not in out
+    assert proc.stdout is not None
+    try:
+        return (await asyncio.wait_for(proc.stdout.readline(), WAIT_S)).decode()
+    finally:
+        proc.send_signal(signal.SIGINT)
+        await asyncio.wait_for(proc.communicate(), WAIT_S)
+
+
+async def test_without_the_plugin_the_venue_starts_and_says_so(tmp_path: Path) -> None:
+    env = {**os.environ, PLUGIN_ENV: str(tmp_path / "no-such-plugin.so")}
+    first = await start_line(tmp_path, env=env)
+    assert "mosquitto listening on 127.0.0.1:" in first
+    assert f"logins only, kept in {tmp_path / 'data' / 'logins'}; {PLUGIN_HINT};" in first
+    assert "plugin " not in (tmp_path / "data" / "mosquitto.conf").read_text()
+
+
+async def test_a_password_file_of_ones_own_says_ids_are_not_tied(tmp_path: Path) -> None:
+    # named passwd beside a logins.json, as a venue's are: still one's own, no plugin
+    own = VenueLogins.ensure(tmp_path / "own", 1)
+    first = await start_line(tmp_path, "--password-file", str(own.password_file))
+    assert "logins only, from your password file; client ids are not tied to logins" in first
+    assert "plugin " not in (tmp_path / "data" / "mosquitto.conf").read_text()
 
 
 async def test_without_mosquitto_it_says_how_to_install_it(tmp_path: Path) -> None:
@@ -119,6 +153,28 @@ async def test_without_mosquitto_it_says_how_to_install_it(tmp_path: Path) -> No
     _, err = await asyncio.wait_for(proc.communicate(), WAIT_S)
     assert proc.returncode == 1
     assert "apt-get install mosquitto" in err.decode()
+    assert not (tmp_path / "data" / "logins").exists()  # the next start shows the passwords
+
+
+async def test_a_port_in_use_is_refused_before_any_login_is_made(tmp_path: Path) -> None:
+    if find_mosquitto() is None:
+        missing_part("mosquitto is not installed: apt-get install mosquitto")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        proc = await asyncio.create_subprocess_exec(
+            RACKCLOCK, "venue", "--data", str(tmp_path / "data"), "--local", "--port",
+            str(port), stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        out, err = await asyncio.wait_for(proc.communicate(), WAIT_S)
+    assert proc.returncode == 1
+    assert err.decode() == (
+        f"rackclock venue: port {port} on 127.0.0.1 is in use (another broker?): "
+        "stop it or choose another --port\n"
+    )
+    assert b"mosquitto listening" not in out
+    assert not (tmp_path / "data" / "logins").exists()
 
 
 async def test_venue_runs_the_broker_and_archives_a_table(tmp_path: Path) -> None:

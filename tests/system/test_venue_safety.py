@@ -96,9 +96,10 @@ async def test_the_page_answers_get_and_head_only_with_its_policy(
 def venue_broker(
     factory: BrokerFactory, tmp_path: Path, tables: int = 2
 ) -> tuple[Broker, VenueLogins]:
-    """A broker with the files ``rackclock venue`` writes on its first start."""
+    """A broker with the files ``rackclock venue`` writes on its first start, and the
+    client-id plugin it loads with them."""
     logins = VenueLogins.ensure(tmp_path / "logins", tables)
-    broker = factory(password_file=logins.password_file, acl_file=logins.acl_file)
+    broker = factory(password_file=logins.password_file, acl_file=logins.acl_file, ids_owned=True)
     return broker, logins
 
 
