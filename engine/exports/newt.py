@@ -4,7 +4,10 @@ woogles-io/liwords ``pkg/broadcasts/tsh_parser.go``).
 
 What a reader takes from it, as tsh writes it: ``divisions[]``, each with its
 ``name``, ``maxr`` (the last round's index: rounds - 1, counted from 0), ``maxrp``
-(the last paired round's index, -1 before any) and ``players``, indexed by player
+(the last round's index with a game played in it, both scores in, -1 before any:
+tsh's ``TSH::Division::Synch``; a bye or a forfeit is no game played, and a round
+paired is not played: tsh's own feed of an event paired three rounds ahead with
+no scores has -1) and ``players``, indexed by player
 number from 1 (``players[0]`` is null). A player has ``id`` (the number), ``name``
 as filed (``Last, First``), ``rating``, and per round from the first:
 ``pairings`` (the opponent's number; 0 for a bye, a forfeit or a round not
@@ -18,7 +21,7 @@ rounds not played. A division with rating classes gives each player ``etc.class`
 The rounds are read in tsh's terms once, by :func:`engine.tournament.tsh.division_t_lines`
 (the ``.t`` files' reading: the manual's forfeit as opponent 0 and the spread), so
 the feed and the ``.t`` files cannot disagree; the tables are
-:func:`engine.tournament.assignment.round_assignments`' numbers, as the tables and
+:func:`engine.tournament.sheets.pairings.table_numbers`' numbers, as the tables and
 the sheets have them. Pure: an event's state in, bytes out.
 """
 
@@ -26,7 +29,8 @@ from __future__ import annotations
 
 import msgspec
 
-from engine.tournament.assignment import round_assignments
+from engine.exports.tfile import TLine
+from engine.tournament.sheets.pairings import table_numbers
 from engine.tournament.state import DivisionState, EventState
 from engine.tournament.tsh import division_t_lines
 
@@ -80,40 +84,44 @@ class Newt(msgspec.Struct, frozen=True):
 
 def newt(state: EventState) -> Newt:
     """The event as tsh's feed has it."""
-    # the table of every game, numbered through the round across the divisions
-    tables: dict[tuple[str, int, tuple[int, int]], int] = {}
-    for rnd in sorted({r for d in state.divisions.values() for r in d.pairings}):
-        for a in round_assignments(state, rnd):
-            tables[(a.division, rnd, a.seeds)] = a.table
-    divisions = tuple(_division(div, tables) for div in state.divisions.values())
+    divisions = tuple(_division(state, div) for div in state.divisions.values())
     rounds = max((d.spec.rounds for d in state.divisions.values()), default=0)
     return Newt(NewtConfig(state.spec.name, rounds), divisions)
 
 
-def _division(
-    div: DivisionState, tables: dict[tuple[str, int, tuple[int, int]], int]
-) -> NewtDivision:
+def _division(state: EventState, div: DivisionState) -> NewtDivision:
     rounds = sorted(div.pairings)  # the rounds division_t_lines reads, in its order
+    # each player's table in each round: the pairs' numbers, as the sheets have them;
+    # a bye has none (0), a forfeit keeps its table, as tsh's feeds do
+    tables = [
+        {seed: table for pair, table in table_numbers(state, div, rnd).items() for seed in pair}
+        for rnd in rounds
+    ]
+    lines = division_t_lines(div)
     players: list[NewtPlayer | None] = [None]
-    for seed, line in enumerate(division_t_lines(div), start=1):
-        board = tuple(_table(div, rnd, seed, tables) for rnd in rounds)
+    for seed, line in enumerate(lines, start=1):
+        board = tuple(t.get(seed, 0) for t in tables)
         klass = div.spec.rating_class(line.rating)
         etc = NewtEtc(
             board, line.p12, off=(0,) if line.off else (), klass=(klass,) if klass else ()
         )
         players.append(NewtPlayer(seed, line.filed, line.rating, line.opponents, line.scores, etc))
-    return NewtDivision(
-        div.spec.name, div.spec.rounds - 1, max(rounds, default=0) - 1, tuple(players)
+    return NewtDivision(div.spec.name, div.spec.rounds - 1, _last_played(lines), tuple(players))
+
+
+def _last_played(lines: list[TLine]) -> int:
+    """tsh's ``maxrp``: the last round (from 0) in which a game was played, both
+    players' scores in (TSH::Division::Synch); -1 before any. A bye or a forfeit
+    (opponent 0) is no game, nor is a round paired with no score yet."""
+    return max(
+        (
+            rnd
+            for line in lines
+            for rnd, opp in enumerate(line.opponents[: len(line.scores)])
+            if opp and rnd < len(lines[opp - 1].scores)
+        ),
+        default=-1,
     )
-
-
-def _table(
-    div: DivisionState, rnd: int, seed: int, tables: dict[tuple[str, int, tuple[int, int]], int]
-) -> int:
-    """The table ``seed`` was paired at in ``rnd``: 0 for a bye or no pairing. A
-    forfeit keeps its table, as tsh's feeds do (the opponent is 0, the board not)."""
-    pair = next((p for p in div.pairings[rnd].pairs if seed in p), None)
-    return 0 if pair is None else tables.get((div.spec.name, rnd, pair), 0)
 
 
 _encoder = msgspec.json.Encoder()

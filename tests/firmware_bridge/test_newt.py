@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from engine.exports.newt import tourney_js
-from engine.tournament.records import Created, Paired, Result, Withdrew
+from engine.tournament.records import Created, Paired, Record, Result, Withdrew
 from engine.tournament.state import EventState, replay
 from firmware_bridge.venue.page.model import VenueModel
 from firmware_bridge.venue.page.server import CONTENT_SECURITY_POLICY, app
@@ -194,26 +194,13 @@ def test_the_reader_reads_a_feed_shaped_like_tshs_as_tsh_parser_go_does() -> Non
 
 
 # --- our feed --------------------------------------------------------------------------
-EVENT = """
-name = "Spring Open"
-[[division]]
-name = "A"
-rounds = 3
-plan = [{ rounds = "1-3", system = "koth" }]
-classes = [{ name = "A", min = 1700 }, { name = "B" }]
-players = [
-  { name = "Ann Able", rating = 1800 },
-  { name = "Ben Baker", rating = 1700 },
-  { name = "Cid Cole", rating = 1600 },
-  { name = "Dee Dunn", rating = 1500 },
-  { name = "Eve East", rating = 1400 },
-]
-[[division]]
-name = "B"
-rounds = 2
-plan = [{ rounds = "1-2", system = "koth" }]
-players = [{ name = "Fay Fox", rating = 1000 }, { name = "Gus Gray", rating = 900 }]
-"""
+EVENT = (REPO / "tests" / "data" / "newt" / "two-divisions.toml").read_text(encoding="utf-8")
+"""Two divisions (A: five players, two rounds; B: two players, one round), the venue
+page's test event too (tests/system/test_venue_page.py)."""
+CLASSES = EVENT.replace(
+    'name = "A"\n', 'name = "A"\nclasses = [{ name = "A", min = 1700 }, { name = "B" }]\n', 1
+)
+"""The same, division A with rating classes."""
 
 
 def the_event() -> EventState:
@@ -223,7 +210,7 @@ def the_event() -> EventState:
     Division B: round 1 paired, not played."""
     return replay(
         [
-            Created(EVENT),
+            Created(CLASSES),
             Paired("A", 1, ((1, 2), (4, 5), (3, 0)), "koth"),
             Paired("B", 1, ((1, 2),), "koth"),
             Result("A", 1, 1, 2, (420, 380)),
@@ -241,7 +228,7 @@ def test_our_feed_reads_as_tsh_parser_go_reads_tshs() -> None:
     assert data.endswith(b"};\n")
     assert list_divisions(data) == ["A", "B"]
     a = parse_division(data, "A")
-    assert (a.division, a.total_rounds, a.current_round) == ("A", 3, 2)
+    assert (a.division, a.total_rounds, a.current_round) == ("A", 2, 2)
     assert [(p.id, p.name, p.rating) for p in a.players] == [
         (1, "Able, Ann", 1800),
         (2, "Baker, Ben", 1700),
@@ -267,7 +254,7 @@ def test_our_feed_reads_as_tsh_parser_go_reads_tshs() -> None:
     # the round in play: pairings run ahead of the scores
     assert (len(dee.pairings), len(dee.scores)) == (2, 1)
     b = parse_division(data, "B")
-    assert (b.total_rounds, b.current_round) == (2, 0)
+    assert (b.total_rounds, b.current_round) == (1, 0)
     assert round_pairings(b, 1) == [RoundPairing(3, "Fox, Fay", "Gray, Gus", 0, 0, False)]
 
 
@@ -286,11 +273,51 @@ def test_our_feed_has_the_shape_of_tshs() -> None:
                 assert need <= set(p), p
                 assert {"board", "p12"} <= set(p["etc"]), p
                 assert len(p["etc"]["board"]) == len(p["pairings"]) == len(p["etc"]["p12"])
+    for feed in (theirs, ours):
+        # tsh's maxrp: the last round with a game played, both scores in
+        assert [d["maxrp"] for d in feed["divisions"]] == [1, -1]
+        assert [d["maxrp"] for d in feed["divisions"]] == [
+            last_played(d) for d in feed["divisions"]
+        ]
     a = ours["divisions"][0]
-    assert (a["maxr"], a["maxrp"]) == (2, 1)
+    assert a["maxr"] == 1
     assert a["players"][5]["etc"]["off"] == [0]
     assert [p["etc"]["class"] for p in a["players"][1:]] == [["A"], ["A"], ["B"], ["B"], ["B"]]
-    assert ours["config"] == {"event_name": "Spring Open", "max_rounds": 3}
+    assert ours["config"] == {"event_name": "Spring Open", "max_rounds": 2}
+
+
+def last_played(div: dict[str, Any]) -> int:
+    """The last round (from 0) with a game played in it, both players' scores in."""
+    players = div["players"]
+    return max(
+        (
+            r
+            for p in players[1:]
+            for r, opp in enumerate(p["pairings"][: len(p["scores"])])
+            if opp and r < len(players[opp]["scores"])
+        ),
+        default=-1,
+    )
+
+
+def test_maxrp_is_the_last_round_played_as_tsh_counts_it() -> None:
+    """tsh's ``maxrp`` (TSH::Division::Synch): the last round with a game played, both
+    scores in; a round paired is not played (tsh's own feed of an event paired three
+    rounds ahead, no scores, has -1), nor is a bye or a forfeit."""
+
+    def maxrp(*records: Record) -> int:
+        feed = json.loads(extract_newt_json(tourney_js(replay([Created(EVENT), *records]))))
+        return int(feed["divisions"][0]["maxrp"])
+
+    paired = Paired("A", 1, ((1, 2), (4, 5), (3, 0)), "koth")
+    assert maxrp() == -1
+    assert maxrp(paired) == -1
+    bye = Result("A", 1, 3, 0, (50, 0), "bye")
+    forfeit = Result("A", 1, 4, 5, (0, 0), "forfeit", winner=4, spread=50, cause="director")
+    assert maxrp(paired, bye, forfeit) == -1
+    game = Result("A", 1, 1, 2, (420, 380))
+    assert maxrp(paired, bye, forfeit, game) == 0
+    assert maxrp(paired, game, Paired("A", 2, ((3, 1), (2, 4), (5, 0)), "koth")) == 0
 
 
 # --- served by the page ----------------------------------------------------------------
@@ -330,8 +357,16 @@ async def test_the_page_serves_the_feed_current_after_every_record() -> None:
 
 
 @pytest.mark.parametrize(
-    ("name", "filed"), [("Łukasz Nowak", "Nowak, Łukasz"), ("Dee 'Ace' Dunn", "Dunn, Dee 'Ace'")]
+    ("name", "filed"),
+    [
+        ("Łukasz Nowak", "Nowak, Łukasz"),
+        ("Dee 'Ace' Dunn", "Dunn, Dee 'Ace'"),
+        ("Gus O'Gray", "O'Gray, Gus"),
+        ('Gus "</script>" Gray', 'Gray, Gus "</script>"'),
+    ],
 )
 def test_a_name_is_read_back_as_filed(name: str, filed: str) -> None:
-    data = tourney_js(replay([Created(EVENT.replace("Gus Gray", name))]))
+    """A name is JSON in the feed, whatever it holds: an apostrophe, a quote, and
+    ``</script>`` (the feed is a script of its own, never inside a page's)."""
+    data = tourney_js(replay([Created(EVENT.replace('"Gus Gray"', json.dumps(name)))]))
     assert parse_division(data, "B").players[1].name == filed

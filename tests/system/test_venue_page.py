@@ -316,25 +316,10 @@ async def test_live_standings_follow_the_tables_and_the_event(
             await page.screenshot("standings")
 
 
-TWO_DIVISIONS = """
-name = "Spring Open"
-[[division]]
-name = "A"
-rounds = 2
-plan = [{ rounds = "1-2", system = "koth" }]
-players = [
-  { name = "Ann Able", rating = 1800 },
-  { name = "Ben Baker", rating = 1700 },
-  { name = "Cid Cole", rating = 1600 },
-  { name = "Dee Dunn", rating = 1500 },
-  { name = "Eve East", rating = 1400 },
-]
-[[division]]
-name = "B"
-rounds = 1
-plan = [{ rounds = "1", system = "koth" }]
-players = [{ name = "Fay Fox", rating = 1000 }, { name = "Gus Gray", rating = 900 }]
-"""
+TWO_DIVISIONS = (REPO / "tests" / "data" / "newt" / "two-divisions.toml").read_text(
+    encoding="utf-8"
+)
+"""The test event of the tsh feed's tests too (tests/firmware_bridge/test_newt.py)."""
 
 CELLS = (
     "[...document.querySelectorAll('#{box} table:nth-of-type(1) tr')]"
