@@ -12,8 +12,10 @@ import asyncio
 import contextlib
 import json
 import os
+import shutil
 import signal
 import socket
+import subprocess
 import sys
 import urllib.request
 from dataclasses import replace
@@ -33,7 +35,7 @@ from firmware_bridge.venue.broker import (
     listening,
 )
 from firmware_bridge.venue.logins import VenueLogins
-from tests.helpers import free_port, missing_part, wait_for
+from tests.helpers import REPO, free_port, missing_part, wait_for
 
 RACKCLOCK = str(Path(sys.executable).parent / "rackclock")
 WAIT_S = 15.0
@@ -142,6 +144,29 @@ async def test_a_password_file_of_ones_own_says_ids_are_not_tied(tmp_path: Path)
     first = await start_line(tmp_path, "--password-file", str(own.password_file))
     assert "logins only, from your password file; client ids are not tied to logins" in first
     assert "plugin " not in (tmp_path / "data" / "mosquitto.conf").read_text()
+
+
+def test_make_setup_goes_on_when_the_plugin_does_not_compile(tmp_path: Path) -> None:
+    """``make run`` on a machine whose compiler refuses the plugin: one line, and on;
+    under ``REQUIRE_SYSTEM_DEPS=1`` (CI) a failure with the compiler's words."""
+    make = shutil.which("make")
+    if make is None:
+        missing_part("make is not installed: apt-get install -y make")
+    bad = tmp_path / "bad.c"
+    bad.write_text("int x = ;\n")
+    out = tmp_path / "lib" / "id_owner.so"
+    cmd = [make, "-s", "-C", str(REPO), "-o", ".venv/.synced", f"ID_PLUGIN={out}",
+           f"ID_PLUGIN_SRC={bad}", str(out)]  # fmt: skip
+    env = {k: v for k, v in os.environ.items() if k != "REQUIRE_SYSTEM_DEPS"}
+    done = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.startswith("setup: the venue broker's client-id plugin did not compile")
+    assert len(done.stderr.splitlines()) == 1
+    assert not out.exists()
+    env["REQUIRE_SYSTEM_DEPS"] = "1"
+    done = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
+    assert done.returncode != 0
+    assert "error" in done.stderr
 
 
 async def test_without_mosquitto_it_says_how_to_install_it(tmp_path: Path) -> None:
