@@ -329,7 +329,13 @@ class DirectorApp(App[int]):
             return
         desk.refresh()
         logs = [table.events for table in self.tables.values()]
-        self.push_screen(PrizesScreen(prizes_text(desk.state, logs)))
+        try:
+            text = prizes_text(desk.state, logs)
+        except EngineError as exc:  # a bug of ours or an odd log: a line, not a crash
+            self.feedback = f"cannot make the prize list: {exc}"
+            self.query_one("#feedback", Static).update(escape(self.feedback))
+            return
+        self.push_screen(PrizesScreen(text))
 
     def _banner(self) -> str:
         if self.config.broker is not None:
