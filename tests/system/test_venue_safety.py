@@ -7,9 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import http.client
 import json
+import os
+import shutil
 import signal
+import subprocess
 import sys
 import time
 from collections.abc import AsyncIterator
@@ -26,12 +30,18 @@ from clock.timeline import MonotonicTimeline
 from engine.events import Adjusted, GameStarted
 from firmware_bridge.mqtt.connection import parse_url
 from firmware_bridge.mqtt.topics import MAX_MESSAGE_BYTES, TableTopics, client_id, owned_id
-from firmware_bridge.venue.broker import find_mosquitto, free_port, listening
+from firmware_bridge.venue.broker import (
+    PLUGIN_ENV,
+    PLUGIN_HINT,
+    find_mosquitto,
+    free_port,
+    listening,
+)
 from firmware_bridge.venue.director_link import DirectorLink
 from firmware_bridge.venue.logins import LoginsError, VenueLogins, verify_hash
 from firmware_bridge.venue.page.server import CONTENT_SECURITY_POLICY, VenuePage
 from firmware_bridge.venue.publisher import TablePublisher
-from tests.helpers import Broker, BrokerFactory, missing_part, wait_for
+from tests.helpers import REPO, Broker, BrokerFactory, missing_part, wait_for
 from tests.support.log_rows import log_rows
 
 RACKCLOCK = str(Path(sys.executable).parent / "rackclock")
@@ -348,6 +358,27 @@ async def test_another_login_cannot_take_a_tables_client_id(
             with contextlib.suppress(asyncio.CancelledError, aiomqtt.MqttError):
                 await reader
     assert got == [b'{"id":"c1"}', b'{"id":"c2"}']
+
+
+def test_the_plugin_asks_for_version_5_only_when_the_broker_offers_it(tmp_path: Path) -> None:
+    """Built from its source here (the installed one may be older), loaded lazily: the
+    broker's functions it calls are only in mosquitto itself."""
+    cc = shutil.which("cc")
+    if cc is None or not Path("/usr/include/mosquitto_broker.h").is_file():
+        missing_part(f"{PLUGIN_HINT}; or set {PLUGIN_ENV}")
+    so = tmp_path / "id_owner.so"
+    src = REPO / "firmware_bridge" / "venue" / "broker_plugin" / "id_owner.c"
+    subprocess.run([cc, "-shared", "-fPIC", "-o", str(so), str(src)], check=True)
+    version = ctypes.CDLL(str(so), mode=os.RTLD_LAZY).mosquitto_plugin_version
+
+    def offered(*versions: int) -> int:
+        got: int = version(len(versions), (ctypes.c_int * len(versions))(*versions))
+        return got
+
+    assert offered(4, 5) == 5
+    assert offered(5) == 5
+    assert offered(4) == -1
+    assert offered() == -1
 
 
 async def test_two_pages_and_two_hubs_on_one_broker_keep_receiving(

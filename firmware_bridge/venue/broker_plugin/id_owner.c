@@ -48,11 +48,19 @@ static int on_basic_auth(int event, void *event_data, void *userdata)
 	return MOSQ_ERR_AUTH;
 }
 
+/* Version 5 (MOSQ_EVT_BASIC_AUTH callbacks) only: a broker that does not offer it
+ * gets -1 and refuses to load the plugin, rather than loading it as an older
+ * interface it does not implement. */
 int mosquitto_plugin_version(int supported_version_count, const int *supported_versions)
 {
-	(void)supported_version_count;
-	(void)supported_versions;
-	return 5;
+	int i;
+
+	for(i = 0; i < supported_version_count; i++){
+		if(supported_versions[i] == 5){
+			return 5;
+		}
+	}
+	return -1;
 }
 
 int mosquitto_plugin_init(mosquitto_plugin_id_t *identifier, void **userdata,
