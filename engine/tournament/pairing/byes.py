@@ -10,13 +10,17 @@ the bye should go to the player in the next-to-last position."
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 __all__ = ["bye_for"]
 
 
 def bye_for(
-    ranked: Sequence[int], ratings: dict[int, int], byes: dict[int, int], *, by_standings: bool
+    ranked: Sequence[int],
+    ratings: Mapping[int, int],
+    byes: Mapping[int, int],
+    *,
+    by_standings: bool,
 ) -> int:
     """The player to get the bye, among those who have had the fewest byes (at most
     one each, where the field allows).

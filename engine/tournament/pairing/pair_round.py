@@ -12,7 +12,7 @@ they are relaxed one step at a time and the record's notes say so.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from engine.tournament.errors import PairingError
 from engine.tournament.pairing import schedule, speed
@@ -97,7 +97,17 @@ def _speed(
         seeds = [row.seed for row in div.standings(through, first)]
     if robin:
         groups = speed.foursomes(seeds) if through == 0 else speed.halves(seeds)
-        rnd = speed.round_robin_stage(groups, 3)[round_ - stage.first]
+        # the stage's byes are laid out at its start: the byes before it, then its own
+        earlier: dict[int, int] = {}
+        for rnd_no, paired in div.pairings.items():
+            for a, b in paired.pairs:
+                if not b and rnd_no < stage.first:
+                    earlier[a] = earlier.get(a, 0) + 1
+
+        def pick(group: Sequence[int], byes: Mapping[int, int]) -> int:
+            return bye_for(group, div.ratings, byes, by_standings=through > 0)
+
+        rnd = speed.round_robin_stage(groups, 3, earlier, pick)[round_ - stage.first]
         return _seat(div, seeds, rnd, round_, notes)
     byes = div.byes()
 
@@ -115,6 +125,14 @@ def _speed(
         groups = [sorted(g, key=lambda s: before[s] - after[s]) for g in groups]
         met = {frozenset(p) for p in div.pairings[stage.first].pairs}
     rnd = speed.koth_in_groups(groups, bye, lambda a, b: frozenset((a, b)) in met)
+    for a, b in rnd:
+        if b is not None and frozenset((a, b)) in met:
+            # a group a withdrawal left with no other pairing: say so, as the ranked
+            # systems do when they relax repeats
+            notes.append(
+                f"{div.name(a)} and {div.name(b)} met in round {stage.first} and meet "
+                "again: their group has no other pairing"
+            )
     return _seat(div, seeds, rnd, round_, notes)
 
 

@@ -21,44 +21,64 @@ The manual's scheme for a 10-round event, by the stage's length and place:
 Where the manual leaves it to the director ("the last group formed will be a
 group of 5, 6 or 7 players. You will have to define for that group who has the
 bye and who plays who"): the players left over after the foursomes join the
-last, lowest placed foursome; a half or a last dozen too small to deal (fewer
-than four) joins the one above; a group of 5, 6 or 7 plays a round robin in
-rounds 1-3 and 4-6 (a bye inside an odd group) and KOTH in rounds 7-8, the bye to
-the lowest placed with the fewest byes (:func:`engine.tournament.pairing.byes.bye_for`),
-round 8 pairing no two who met in round 7 where the group allows.
+last, lowest placed foursome; rounds 4-6 split the standings at n // 2 (the
+middle player of an odd field goes to the bottom half), each half dealt on its
+own, so each half's last group takes its leftovers; a half or a last dozen too
+small to deal (fewer than four) joins the one above; a group of 5, 6 or 7 plays
+a round robin in rounds 1-3 and 4-6 and KOTH in rounds 7-8. An odd group's byes
+follow the manual's "Odd Number of Players" (:func:`engine.tournament.pairing.byes.bye_for`):
+a round robin stage seats the group so that each round's bye goes to the one
+with the fewest byes, the lowest rated in rounds 1-3 ("Always choose the lowest
+rated player to have the first bye") and the lowest placed later; round 8
+pairs no two who met in round 7 where the group allows.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from engine.tournament.errors import PairingError
 from engine.tournament.pairing.ranked import koth_ideal, pair_ranked
-from engine.tournament.pairing.schedule import Round, within_groups
+from engine.tournament.pairing.schedule import Round, grouped, round_robin, within_groups
 
-__all__ = ["Bye", "dozens", "foursomes", "halves", "koth_in_groups", "round_robin_stage"]
+__all__ = [
+    "Bye",
+    "ByeAfter",
+    "dozens",
+    "foursomes",
+    "halves",
+    "koth_in_groups",
+    "round_robin_stage",
+]
 
 Bye = Callable[[Sequence[int]], int]
 """Who of a group (best first) has the bye."""
 
+ByeAfter = Callable[[Sequence[int], Mapping[int, int]], int]
+"""Who of a group (best first) has the bye, given the byes each has had."""
+
 
 def foursomes(block: Sequence[int]) -> list[list[int]]:
-    """``block`` (best first) dealt into foursomes: with k = len // 4, the j-th takes
-    places j, j+k, j+2k and j+3k (#1, 11, 21, 31 of 40; #1, 7, 13, 19 of 24; #1, 4,
-    7, 10 of 12); the len % 4 lowest placed join the last foursome."""
+    """``block`` (best first) dealt into foursomes: with k = len // 4, the first 4k
+    dealt into k groups in turn (:func:`engine.tournament.pairing.schedule.grouped`:
+    the j-th takes places j, j+k, j+2k and j+3k: #1, 11, 21, 31 of 40; #1, 7, 13,
+    19 of 24; #1, 4, 7, 10 of 12); the len % 4 lowest placed join the last
+    foursome (where ``grouped`` alone would give them to the first groups)."""
     k = len(block) // 4
     if k == 0:
         return [list(block)] if block else []
-    groups = [list(block[j : 4 * k : k]) for j in range(k)]
+    groups = grouped(block[: 4 * k], k)
     groups[-1].extend(block[4 * k :])
     return groups
 
 
 def halves(ranked: Sequence[int]) -> list[list[int]]:
-    """Rounds 4-6: the top and bottom halves of the standings, each dealt into
-    foursomes; the top half is a multiple of four so that only the bottom half's
-    last group is larger (the whole field when a half would hold fewer than four)."""
-    top = 4 * (len(ranked) // 8)
+    """Rounds 4-6: the top and bottom halves of the standings ("the top half
+    including those players who are in the top half"; the middle player of an odd
+    field in the bottom half), each dealt into foursomes, so that each half's last
+    group takes that half's leftovers (the whole field when a half would hold
+    fewer than four)."""
+    top = len(ranked) // 2
     if top < 4:
         return foursomes(ranked)
     return foursomes(ranked[:top]) + foursomes(ranked[top:])
@@ -74,11 +94,35 @@ def dozens(ranked: Sequence[int]) -> list[list[int]]:
     return [g for block in blocks for g in foursomes(block)]
 
 
-def round_robin_stage(groups: Sequence[Sequence[int]], rounds: int) -> list[Round]:
-    """A round robin in each group (rounds 1-3 and 4-6)."""
+def round_robin_stage(
+    groups: Sequence[Sequence[int]], rounds: int, byes: Mapping[int, int], bye: ByeAfter
+) -> list[Round]:
+    """A round robin in each group (rounds 1-3 and 4-6), an odd group seated so that
+    each round's bye goes to ``bye``'s pick among those still without one in the
+    stage, counting the ``byes`` before it and the stage's own (the circle table
+    alone would give the first bye to the group's best)."""
     if rounds > 3:
         raise PairingError(f"speed pairings: a round robin stage is 3 rounds, not {rounds}")
-    return within_groups(groups, rounds)
+    return within_groups([_seated(g, rounds, byes, bye) for g in groups], rounds)
+
+
+def _seated(group: Sequence[int], rounds: int, byes: Mapping[int, int], bye: ByeAfter) -> list[int]:
+    """``group`` in the seats of its round robin table, the byes' seats first."""
+    if len(group) % 2 == 0:
+        return list(group)
+    table = round_robin(len(group), rounds)
+    # the seat meeting the bye in each round: distinct while rounds < len(group)
+    bye_seats = [a for rnd in table for a, b in rnd if b is None]
+    counts = dict(byes)
+    seats: dict[int, int] = {}
+    left = list(group)
+    for seat in bye_seats:
+        who = bye(left, counts)
+        seats[seat] = who
+        counts[who] = counts.get(who, 0) + 1
+        left.remove(who)
+    rest = iter(left)
+    return [seats[i] if i in seats else next(rest) for i in range(1, len(group) + 1)]
 
 
 def koth_in_groups(

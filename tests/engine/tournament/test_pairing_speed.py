@@ -4,15 +4,17 @@ rounds 4-6, from dozens for rounds 7-8 (the best two, then the winners)."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from engine.tournament.errors import EventFileError, PairingError
 from engine.tournament.pairing.pair_round import draw
 from engine.tournament.pairing.speed import dozens, foursomes, halves
-from engine.tournament.records import Created, Result
+from engine.tournament.records import Created, Result, Withdrew
 from engine.tournament.spec import parse_event
 from engine.tournament.state import DivisionState, EventState, replay
-from tests.engine.tournament.test_pairing_systems import event_text
+from tests.engine.tournament.test_pairing_systems import event_text, play
 
 MANUAL_PLAN = (
     '{ rounds = "1-3", system = "speed" }, { rounds = "4-6", system = "speed" }, '
@@ -49,7 +51,14 @@ def test_the_groups_as_the_manual_deals_them() -> None:
         for groups in (foursomes(list(range(n))), halves(list(range(n))), dozens(list(range(n)))):
             assert sorted(s for g in groups for s in g) == list(range(n))
             assert all(4 <= len(g) <= 7 for g in groups), (n, groups)
-            assert all(len(g) == 4 for g in groups[:-1])
+            larger = [i for i, g in enumerate(groups) if len(g) > 4]
+            # the leftovers join the last group (of each half in rounds 4-6)
+            assert set(larger) <= {len(groups) - 1, len(foursomes(list(range(n // 2)))) - 1}
+    # "the top half including those players who are in the top half": 36 players
+    # split 18/18, the 17th and 18th in the top half's last group
+    thirty_six = halves(list(range(1, 37)))
+    assert {s for g in thirty_six[:4] for s in g} == set(range(1, 19))
+    assert {17, 18} <= set(thirty_six[3])
 
 
 def manual_event(players: int) -> EventState:
@@ -116,6 +125,59 @@ def test_an_odd_field_has_one_bye_a_round_and_nobody_two() -> None:
         play_round(ev, rnd, "higher" if rnd % 2 else "lower")
         assert sum(1 for _, b in div.pairings[rnd].pairs if not b) == 1
     assert max(div.byes().values()) == 1
+
+
+@pytest.mark.parametrize(("players", "seed"), [(13, 0), (13, 2), (41, 10), (43, 1), (47, 3)])
+def test_each_round_robin_bye_goes_to_the_lowest_with_the_fewest_byes(
+    players: int, seed: int
+) -> None:
+    # "Always choose the lowest rated player to have the first bye ... Thereafter,
+    # the player in last place gets the next bye ... at most, one bye in a
+    # tournament, if possible" (2011 manual, "Odd Number of Players")
+    ev = manual_event(players)
+    div = ev.division("A")
+    rng = random.Random(seed)
+    for first in (1, 4):
+        # best first: by rating (seed order) for rounds 1-3, else by the standings
+        order = list(range(1, players + 1)) if first == 1 else [r.seed for r in div.standings(3)]
+        before = div.byes()
+        stage = range(first, first + 3)
+        for rnd in stage:
+            ev.apply(draw(div, rnd))
+            play(ev, rnd, rng)
+        holders = [a for r in stage for a, b in div.pairings[r].pairs if not b]
+        # the odd group: everyone linked to the byes' holders by the stage's games
+        group = set(holders)
+        for _ in stage:
+            group |= {x for r in stage for p in div.pairings[r].pairs if group & set(p) for x in p}
+        ranked = [s for s in order if s in group - {0}]
+        want: list[int] = []
+        for _ in stage:
+            left = [s for s in ranked if s not in want]
+            fewest = min(before.get(s, 0) for s in left)
+            want.append([s for s in left if before.get(s, 0) == fewest][-1])
+        assert holders == want, (first, ranked, before)
+        if first == 1:
+            assert holders[0] == players  # the lowest rated
+    assert max(div.byes().values()) == 1
+
+
+def test_round_8_names_two_who_meet_again_when_a_withdrawal_leaves_no_other_pairing() -> None:
+    plan = '{ rounds = "1-3", system = "speed" }, { rounds = "4-5", system = "speed" }'
+    ev = replay([Created(event_text(12, 5, plan))])
+    div = ev.division("A")
+    for rnd in range(1, 5):
+        play_round(ev, rnd)
+    (group, *_) = dozens([row.seed for row in div.standings(3)])
+    one, four, seven, ten = group
+    for seed in (seven, ten):
+        ev.apply(Withdrew("A", seed, 5, "ill"))
+    paired = draw(div, 5)
+    assert frozenset((one, four)) in {frozenset(p) for p in paired.pairs}
+    assert any(
+        div.name(one) in note and div.name(four) in note and "meet again" in note
+        for note in paired.notes
+    ), paired.notes
 
 
 def test_round_8_waits_for_round_7() -> None:
