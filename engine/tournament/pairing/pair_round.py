@@ -125,12 +125,12 @@ def _speed(
         groups = [sorted(g, key=lambda s: before[s] - after[s]) for g in groups]
         met = {frozenset(p) for p in div.pairings[stage.first].pairs}
     rnd = speed.koth_in_groups(groups, bye, lambda a, b: frozenset((a, b)) in met)
-    for a, b in rnd:
-        if b is not None and frozenset((a, b)) in met:
+    for one, other in rnd:
+        if other is not None and frozenset((one, other)) in met:
             # a group a withdrawal left with no other pairing: say so, as the ranked
             # systems do when they relax repeats
             notes.append(
-                f"{div.name(a)} and {div.name(b)} met in round {stage.first} and meet "
+                f"{div.name(one)} and {div.name(other)} met in round {stage.first} and meet "
                 "again: their group has no other pairing"
             )
     return _seat(div, seeds, rnd, round_, notes)
