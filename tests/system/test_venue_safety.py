@@ -38,11 +38,12 @@ from firmware_bridge.venue.broker import (
     listening,
 )
 from firmware_bridge.venue.director_link import DirectorLink
-from firmware_bridge.venue.logins import LoginsError, VenueLogins, verify_hash
+from firmware_bridge.venue.logins import LoginsError, VenueLogins, password_hash, verify_hash
 from firmware_bridge.venue.page.server import CONTENT_SECURITY_POLICY, VenuePage
 from firmware_bridge.venue.publisher import TablePublisher
 from tests.helpers import REPO, Broker, BrokerFactory, missing_part, wait_for
 from tests.support.log_rows import log_rows
+from tests.system.test_bridge import make_bridge
 
 RACKCLOCK = str(Path(sys.executable).parent / "rackclock")
 
@@ -379,6 +380,35 @@ def test_the_plugin_asks_for_version_5_only_when_the_broker_offers_it(tmp_path: 
     assert offered(5) == 5
     assert offered(4) == -1
     assert offered() == -1
+
+
+async def test_a_halls_bridge_with_a_login_is_let_into_a_central_broker_that_ties_ids(
+    mosquitto_factory: BrokerFactory, tmp_path: Path
+) -> None:
+    """deploy/mosquitto/make_bridge.py with a login: the central broker's plugin takes
+    its client id (the login in front), and the hall's tables reach the centre."""
+    passwd = tmp_path / "central-passwd"
+    passwd.write_text(
+        f"bridge-hall1:{password_hash('hall-pw')}\nwatcher:{password_hash('watch-pw')}\n"
+    )
+    central = mosquitto_factory(password_file=passwd, ids_owned=True)
+    hall = mosquitto_factory(
+        extra=make_bridge().bridge("hall1", f"127.0.0.1:{central.port}", "bridge-hall1")
+        + "remote_password hall-pw\n"
+    )
+    live = TableTopics("hall1", "t1").live
+    async with aiomqtt.Client(hall.host, hall.port, identifier="test-hall-table") as table:
+        await table.publish(live, b'{"seq":1}', qos=1, retain=True)
+    async with aiomqtt.Client(
+        central.host, central.port, username="watcher", password="watch-pw",
+        identifier="watcher-test",
+    ) as watcher:  # fmt: skip
+        await watcher.subscribe(live, qos=1)
+        async with asyncio.timeout(10):
+            async for msg in watcher.messages:
+                assert msg.payload == b'{"seq":1}'
+                break
+    assert "refused client id" not in central.log()
 
 
 async def test_two_pages_and_two_hubs_on_one_broker_keep_receiving(
