@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 
 from engine.tournament.standings import Standing
 
-__all__ = ["MARGIN", "clinched", "gibson_opponent", "gibson_opponents", "out_of_the_prizes"]
+__all__ = ["MARGIN", "clinched", "gibson_opponents", "out_of_the_prizes"]
 
 MARGIN = {2011: 1.0, 2013: 0.5}
 """The lead in wins a leader who loses every game left must keep over anyone's
@@ -49,6 +49,8 @@ def clinched(
         # spread decides only where the rival can at best draw level ("when the number
         # of wins may be equal after the last round"); ahead on wins is ahead whatever
         # the spread, so a half-win lead stands under the 2011 rule with spread limits
+        # (a reading: the manual does not say; a tie with the spread lead clinches, so
+        # half a win more does too)
         uncatchable = lead > 0 or leader.spread - rival.spread > (limit or 0)
         if limit is not None and lead >= 0 and uncatchable:
             continue
@@ -83,14 +85,3 @@ def gibson_opponents(
         return outs
     contenders = {row.seed for row in table[1:]} - set(outs)
     return [s for s in outs if partner.get(s) not in contenders]
-
-
-def gibson_opponent(
-    table: Sequence[Standing],
-    rounds_left: int,
-    prizes: int,
-    manual: int = 2013,
-    partner: Mapping[int, int] | None = None,
-) -> int | None:
-    """The leader's opponent under ``manual``'s rule, before repeat control, or None."""
-    return next(iter(gibson_opponents(table, rounds_left, prizes, manual, partner)), None)
