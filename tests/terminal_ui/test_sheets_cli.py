@@ -108,3 +108,74 @@ def test_two_divisions_have_their_own_files(tmp_path: Path) -> None:
     mixed = rackclock("event", "sheets", log, "--show", "scorecard", "1")
     assert mixed.returncode == 1
     assert "several divisions (A, B): give --division" in mixed.stderr
+
+
+def test_divisions_whose_names_make_the_same_file_name_keep_their_own_files(
+    tmp_path: Path,
+) -> None:
+    # "A/B" and "A_B" both make A_B: each gets its place in the event added
+    event = EVENT.replace('name = "A"\n', 'name = "A/B"\n', 1)
+    event += event.split("\n", 2)[2].replace('name = "Harbour Cup"\n', "").replace("A/B", "A_B")
+    log = tmp_path / "cup.sqlite"
+    with EventLedger.create(log, event, "cup.toml") as ledger:
+        ledger.append(Paired("A/B", 1, ((1, 2), (3, 4), (5, 6), (7, 0))))
+        ledger.append(Paired("A_B", 1, ((1, 3), (2, 4), (5, 6), (7, 0))))
+    out = tmp_path / "web"
+    done = rackclock("event", "sheets", log, "-o", out)
+    assert done.returncode == 0, done.stderr
+    first = (out / "A_B_1-pairings.txt").read_text(encoding="utf-8")
+    second = (out / "A_B_2-pairings.txt").read_text(encoding="utf-8")
+    assert first.startswith("Harbour Cup, division A/B: pairings, round 1\n")
+    assert second.startswith("Harbour Cup, division A_B: pairings, round 1\n")
+    assert not (out / "A_B-pairings.txt").exists()
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert index.count('href="A_B_1-pairings.html"') == 1
+    assert index.count('href="A_B_2-pairings.html"') == 1
+    # one division asked: the same names, the other division's files left alone
+    alone = rackclock("event", "sheets", log, "-o", out, "--division", "A_B")
+    assert alone.returncode == 0, alone.stderr
+    assert (out / "A_B_2-pairings.txt").read_text(encoding="utf-8") == second
+    assert (out / "A_B_1-pairings.txt").read_text(encoding="utf-8") == first
+
+
+def test_an_earlier_round_removes_only_our_own_stale_sheets(tmp_path: Path) -> None:
+    log = harbour_cup(tmp_path)
+    out = tmp_path / "web"
+    assert rackclock("event", "sheets", log, "-o", out).returncode == 0
+    theirs = ["notes.txt", "A-prizes.pdf", "B-prizes.txt", "A-photo.html"]
+    for name in theirs:
+        (out / name).write_text("the director's own\n", encoding="utf-8")
+    done = rackclock("event", "sheets", log, "-o", out, "--round", "0")
+    assert done.returncode == 0, done.stderr
+    kinds = ("pairings", "standings", "scorecards", "wallchart")
+    ours = [f"A-{k}.{ext}" for k in kinds for ext in ("txt", "html")]
+    assert sorted(p.name for p in out.iterdir()) == sorted([*ours, "index.html", *theirs])
+    assert "A-prizes" not in (out / "index.html").read_text(encoding="utf-8")
+
+
+def test_the_prize_sheet_reads_the_games_given(tmp_path: Path) -> None:
+    from tests.terminal_ui.test_event_prizes import day
+
+    log = day(tmp_path)
+    moved = tmp_path / "archive"
+    (tmp_path / "tables").rename(moved)  # the logs the results name are gone
+    (moved / "junk.sqlite").write_bytes(b"not a game log" * 8)
+    out = tmp_path / "web"
+    bare = rackclock("event", "sheets", log, "-o", out)
+    assert bare.returncode == 0, bare.stderr
+    lines = (out / "A-prizes.txt").read_text(encoding="utf-8").splitlines()
+    assert not any(line.startswith("high play") and "Hal" in line for line in lines)
+    done = rackclock("event", "sheets", log, "-o", out, "--games", moved)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.startswith("rackclock event sheets: ")  # the log passed over, said
+    assert str(moved / "junk.sqlite") in done.stderr
+    assert done.stderr.count("\n") == 1
+    sheet = (out / "A-prizes.txt").read_text(encoding="utf-8")
+    prizes = rackclock("event", "prizes", log, "--games", moved)
+    assert sheet == prizes.stdout  # the folder's prizes are event prizes --games'
+    assert any(line.startswith("high play") and "Hal" in line for line in sheet.splitlines())
+    shown = rackclock("event", "sheets", log, "--show", "prizes", "--games", moved)
+    assert shown.stdout == sheet
+    wrong = rackclock("event", "sheets", log, "--show", "standings", "--games", moved)
+    assert wrong.returncode == 2
+    assert "--games is for the prize sheet" in wrong.stderr

@@ -25,6 +25,9 @@ class Section(msgspec.Struct, frozen=True):
     notes: tuple[str, ...] = ()
     new_page: bool = False
     """Printed on a page of its own (the list by name posted apart from the list by table)."""
+    keep: tuple[bool, ...] = ()
+    """Per column: never wrapped on the page (a wallchart's round cells); none when empty.
+    Numbers are never wrapped, names may be, anywhere, so a long one fits the page."""
 
 
 class Sheet(msgspec.Struct, frozen=True):
@@ -32,6 +35,8 @@ class Sheet(msgspec.Struct, frozen=True):
 
     title: str
     sections: tuple[Section, ...]
+    landscape: bool = False
+    """Printed across the page (the wallchart: a column a round)."""
 
 
 def signed(spread: int) -> str:

@@ -91,4 +91,5 @@ def wallchart_sheet(w: Wallchart) -> Sheet:
         for r in w.rows
     )
     title = f"{w.event or 'the event'}, division {w.division}: wallchart through round {w.through}"
-    return Sheet(title, (Section("", head, rows, right, (LEGEND,)),))
+    keep = (False, False, *(True for _ in rounds), True, True)  # W+35 #4 stays one cell
+    return Sheet(title, (Section("", head, rows, right, (LEGEND,), keep=keep),), landscape=True)

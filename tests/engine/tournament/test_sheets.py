@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from clock.exports.sheets_folder import sheets_files
+from clock.exports.sheets_folder import prize_lists, sheets_files
 from engine.tournament.errors import TournamentError
 from engine.tournament.records import Created, Entered, Paired, Record, Result, Withdrew
 from engine.tournament.sheets.pairings import pairings, pairings_round
@@ -77,7 +77,8 @@ def harbour_cup(upto: int = len(RECORDS)) -> EventState:
 
 def test_the_folder_matches_the_hand_checked_golden_files() -> None:
     state = harbour_cup()
-    files = sheets_files(state, list(state.divisions.values()), None)
+    divisions = list(state.divisions.values())
+    files = sheets_files(state, divisions, None, prize_lists(state, divisions, None, None)[0])
     kinds = ("pairings", "standings", "scorecards", "wallchart", "prizes")
     names = [f"A-{kind}.{ext}" for kind in kinds for ext in ("txt", "html")]
     assert sorted(files) == sorted([*names, "index.html"])
@@ -142,7 +143,7 @@ def test_the_sheets_at_an_earlier_round() -> None:
 def test_a_round_without_results_is_refused() -> None:
     state = harbour_cup(9)  # through round 2 and the withdrawal
     with pytest.raises(TournamentError, match="--round 3: division A: rounds 1-2 have results"):
-        sheets_files(state, list(state.divisions.values()), 3)
+        sheets_files(state, list(state.divisions.values()), 3, {})
 
 
 def test_shared_places_and_no_classes() -> None:
@@ -177,3 +178,19 @@ def test_text_sheets_pad_by_display_width() -> None:
     section = Section("", ("name", "wins"), (("王小明", "2"), ("Ann Able", "1")), (False, True))
     lines = sheet_text(Sheet("T", (section,))).splitlines()
     assert lines[3:] == ["name      wins", "--------  ----", "王小明       2", "Ann Able     1"]
+
+
+def test_the_printed_pages_fit_long_names_and_wide_wallcharts() -> None:
+    from engine.tournament.sheets.html import sheet_html
+    from engine.tournament.sheets.wallchart import wallchart_sheet
+
+    state = harbour_cup()
+    div = state.division("A")
+    wall = sheet_html(wallchart_sheet(wallchart(state, div, 3)))
+    table = sheet_html(standings_sheet(standings(state, div, 3)))
+    for page in (wall, table):
+        assert "td { overflow-wrap: anywhere; }" in page  # a long name wraps on the page
+    assert "@page { size: landscape; }" in wall
+    assert "@page" not in table
+    assert '<td class="k">W+40 #4</td>' in wall  # a round's cell is never split
+    assert "td.n, td.k { white-space: nowrap; }" in wall
