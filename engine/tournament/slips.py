@@ -11,8 +11,11 @@ A forfeit is ``PLAYER f`` (``3 f``, ``3 forfeit``, ``3 f 7``): that player
 forfeits, the opponent wins by the variant's forfeit spread (NZASP 10.2-10.3). A
 bye needs no slip: it counts by itself (``DivisionState.result``).
 
-The round is the latest one paired that still has games without a result (the
-director may name another: ``r3 ...``); the division is the event's only one, the
+The round is the one in which the two players are paired and their game has no
+result yet (for a correction, the one where it has a result), so a late slip from
+an earlier round goes to its round; a line fitting several rounds (a repeat
+pairing) or none is refused, and the director may name the round: ``r3 ...``.
+The division is the event's only one, the
 one the session chose, or the first word of the line when it names one. What is
 read is echoed as understood (round, table, both players with their numbers, the
 scores and the spread), and a line that cannot be right is refused with the
@@ -36,14 +39,18 @@ __all__ = [
     "Slip",
     "find_player",
     "missing_lines",
+    "missing_report",
+    "open_rounds",
     "read_slip",
     "result_echo",
     "slip_division",
     "slip_round",
+    "slip_where",
 ]
 
 _FORFEIT = frozenset({"f", "forfeit", "forfeits"})
 _EXAMPLE = "e.g. 3 410 7 385, gus 410 dan 385, or 3 f for a forfeit"
+_FORFEIT_FORM = "a forfeit is PLAYER f [OPPONENT], no scores: 3 f or 3 f 7"
 
 
 class Slip(msgspec.Struct, frozen=True):
@@ -53,6 +60,8 @@ class Slip(msgspec.Struct, frozen=True):
     """The record, in the pairing's order."""
     echo: str
     """``R4 T2  #3 Gus Gray 410 - #7 Dan Doe 385  (+25)``: as typed, players' order kept."""
+    lead: int
+    """The player typed first (a forfeit: the winner), who leads every echo of it."""
     before: Result | None = None
     """The result it replaces (a correction), else None."""
 
@@ -76,19 +85,70 @@ def slip_division(state: EventState, name: str | None) -> DivisionState:
     )
 
 
+def open_rounds(div: DivisionState) -> list[int]:
+    """The paired rounds with games still without a result, oldest first."""
+    return [r for r in sorted(div.pairings) if div.missing(r)]
+
+
 def slip_round(div: DivisionState) -> int:
-    """The round slips are for: the latest paired with games still without a result,
-    else the latest paired (its results are all in: a line for it is a correction).
+    """The round a line without one is judged against when its players fit no round:
+    the latest paired with games still without a result, else the latest paired.
 
     Raises:
         ResultError: No round is paired.
     """
-    open_ = [r for r in div.pairings if div.missing(r)]
+    open_ = open_rounds(div)
     if open_:
-        return max(open_)
+        return open_[-1]
     if not div.pairings:
         raise ResultError(f"division {div.spec.name}: no round is paired yet")
     return max(div.pairings)
+
+
+def slip_where(state: EventState, division: str | None, round_: int | None) -> str:
+    """Where lines go, for a session's header: ``division A round 2``, or ``division A
+    rounds 1, 2`` when several have games missing (each line to its players' round).
+
+    Raises:
+        TournamentError: The event has several divisions and none is chosen, or no
+            round is paired (the reason, to show as it is).
+    """
+    div = slip_division(state, division)
+    if round_ is not None:
+        return f"division {div.spec.name} round {round_}"
+    open_ = open_rounds(div) or [slip_round(div)]
+    many = "s" if len(open_) > 1 else ""
+    return f"division {div.spec.name} round{many} {', '.join(map(str, open_))}"
+
+
+def _round_of(div: DivisionState, seeds: tuple[int, ...], correcting: bool) -> int:
+    """The round a line names no round for: the one where a pairing holds ``seeds``
+    (a game: both players; a forfeit: the one who forfeits, against an opponent)
+    without a result yet (``correcting``: with one). A slip typed twice or a
+    correction of nothing goes to the latest round the pairing has (the refusal says
+    why); players paired in no round go to :func:`slip_round` (the refusal says whom
+    each plays there).
+
+    Raises:
+        ResultError: Several rounds fit (a repeat pairing): the director names one.
+    """
+    found = [
+        (rnd, pair)
+        for rnd in sorted(div.pairings)
+        for pair in div.pairings[rnd].pairs
+        if 0 not in pair and all(s in pair for s in seeds)
+    ]
+    fit = [r for r, p in found if (p in div.results.get(r, {})) == correcting]
+    if len(fit) > 1:
+        who = " and ".join(_who(div, s) for s in seeds)
+        fits = "are paired" if len(seeds) > 1 else "has games"
+        raise ResultError(
+            f"{who} {fits} in rounds {', '.join(map(str, fit))}: start the line with "
+            f"its round (r{fit[-1]} ...)"
+        )
+    if fit:
+        return fit[0]
+    return found[-1][0] if found else slip_round(div)
 
 
 def _forms(name: str) -> tuple[set[str], set[str]]:
@@ -226,28 +286,44 @@ def read_slip(
     Raises:
         TournamentError: The line cannot be right (the reason quotes it).
     """
+    line = line.strip()
     words = line.split()
-    if words and len(state.divisions) > 1:
+    # a division named by a number would take a player's number: such a division
+    # is chosen for the session (division NAME), not at the line's start
+    if words and len(state.divisions) > 1 and not words[0].isdigit():
         named = {d.casefold(): d for d in state.divisions}
         if words[0].casefold() in named:
             division, words = named[words[0].casefold()], words[1:]
     div = slip_division(state, division)
     if words and words[0][:1] in "rR" and words[0][1:].isdigit():
         round_, words = int(words[0][1:]), words[1:]
-    rnd = slip_round(div) if round_ is None else round_
-    if rnd not in div.pairings:
-        raise ResultError(f"round {rnd} is not paired in division {div.spec.name}")
+    if round_ is not None and round_ not in div.pairings:
+        raise ResultError(f"round {round_} is not paired in division {div.spec.name}")
     if not words:
         raise ResultError(f"nothing to read in {line!r}: {_EXAMPLE}")
+    correcting = bool(reason.strip())
     folded = [w.casefold() for w in words]
     if "bye" in folded:
-        seed = find_player(div, " ".join(words[: folded.index("bye")]))
+        named_ = " ".join(words[: folded.index("bye")])
+        if not named_:
+            raise ResultError(f"a bye needs no slip: it counts by itself ({line!r})")
+        seed = find_player(div, named_)
+        rnd = slip_round(div) if round_ is None else round_
         raise ResultError(f"{_opponent(state, div, rnd, seed)}: a bye counts by itself")
     cut = next((i for i, w in enumerate(folded) if w in _FORFEIT), None)
     if cut is not None:
-        res, lead = _forfeit(state, div, rnd, words[:cut], words[cut + 1 :])
+        out, other = _forfeit_players(div, words[:cut], words[cut + 1 :], line)
+        seeds = (out,) if other is None else (out, other)
+        rnd = _round_of(div, seeds, correcting) if round_ is None else round_
+        res, lead = _forfeit(state, div, rnd, out, other)
     else:
-        res, lead = _game(state, div, rnd, words, line)
+        (a, sa), (b, sb) = _entries(div, words, line)
+        if a == b:
+            raise ResultError(f"both players are {_who(div, a)}")
+        rnd = _round_of(div, (a, b), correcting) if round_ is None else round_
+        pair = _pairing(state, div, rnd, a, b)
+        scores = (sa, sb) if pair == (a, b) else (sb, sa)
+        res, lead = Result(div.spec.name, rnd, pair[0], pair[1], scores), a
     res = replace(res, by=by, reason=reason)
     before = div.results.get(rnd, {}).get((res.first, res.second))
     echo = result_echo(state, res, lead)
@@ -258,29 +334,35 @@ def read_slip(
     )
     if same:  # a slip handed in twice, or a correction that changes nothing
         raise ResultError(f"already in as typed: {echo}")
-    if before is not None and not reason.strip():
+    if before is not None and not correcting:
         raise ResultError(
-            f"already in: {result_echo(state, before, lead)}; to correct it: "
-            f"c {line.strip()} --reason WHY"
+            f"already in: {result_echo(state, before, lead)}; to correct it: c {line} --reason WHY"
         )
-    if before is None and reason.strip():
+    if before is None and correcting:
         raise ResultError(f"nothing to correct: {echo} has no result yet (enter it without c)")
-    return Slip(res, echo, before)
+    return Slip(res, echo, lead, before)
+
+
+def _forfeit_players(
+    div: DivisionState, loser: list[str], winner: list[str], line: str
+) -> tuple[int, int | None]:
+    """``PLAYER f [OPPONENT]``: who forfeits, and the opponent if named."""
+    if not loser or any(_whole(w) for w in loser[1:] + winner[1:]):
+        raise ResultError(f"{_FORFEIT_FORM} (in {line!r})")
+    out = find_player(div, " ".join(loser))
+    return out, (find_player(div, " ".join(winner)) if winner else None)
 
 
 def _forfeit(
-    state: EventState, div: DivisionState, rnd: int, loser: list[str], winner: list[str]
+    state: EventState, div: DivisionState, rnd: int, out: int, named: int | None
 ) -> tuple[Result, int]:
-    """``PLAYER f [OPPONENT]``: the player forfeits the round's game."""
-    if not loser:
-        raise ResultError("a forfeit names who forfeits first: 3 f (or 3 f 7)")
-    out = find_player(div, " ".join(loser))
+    """``out`` forfeits the round's game (against ``named``, checked, when given)."""
     pair = next((p for p in div.pairings[rnd].pairs if out in p), None)
     if pair is None or not pair[1]:
         raise ResultError(f"{_opponent(state, div, rnd, out)}: no game to forfeit")
     won = pair[1] if pair[0] == out else pair[0]
-    if winner:
-        pair = _pairing(state, div, rnd, out, find_player(div, " ".join(winner)))
+    if named is not None:
+        pair = _pairing(state, div, rnd, out, named)
     res = Result(
         div.spec.name,
         rnd,
@@ -295,9 +377,7 @@ def _forfeit(
     return res, won
 
 
-def _game(
-    state: EventState, div: DivisionState, rnd: int, words: list[str], line: str
-) -> tuple[Result, int]:
+def _entries(div: DivisionState, words: list[str], line: str) -> list[tuple[int, int]]:
     """``PLAYER SCORE PLAYER SCORE``: a player is a number or a run of name words."""
     entries: list[tuple[int, int]] = []
     i = 0
@@ -310,18 +390,13 @@ def _game(
                 j += 1
             who, i = " ".join(words[i:j]), j
         if not who or i >= len(words) or not _whole(words[i]):
-            raise ResultError(
-                f"expected PLAYER SCORE PLAYER SCORE in {line.strip()!r} ({_EXAMPLE})"
-            )
+            raise ResultError(_expected(line))
         seed = find_player(div, who)
         entries.append((seed, check_score(int(words[i]), _who(div, seed))))
         i += 1
     if len(entries) != 2:
         raise ResultError(_expected(line))
-    (a, sa), (b, sb) = entries
-    pair = _pairing(state, div, rnd, a, b)
-    scores = (sa, sb) if pair == (a, b) else (sb, sa)
-    return Result(div.spec.name, rnd, pair[0], pair[1], scores), a
+    return entries
 
 
 def _expected(line: str) -> str:
@@ -335,9 +410,13 @@ def _whole(word: str) -> bool:
 
 def missing_lines(state: EventState, div: DivisionState, rnd: int) -> list[str]:
     """The games of ``rnd`` without a result, by table: ``R4 T2  #3 Gus Gray v #7 Dan
-    Doe``, after a line counting them."""
+    Doe``, after a line counting them.
+
+    Raises:
+        ResultError: ``rnd`` is not paired.
+    """
     if rnd not in div.pairings:
-        return [f"division {div.spec.name}: round {rnd} is not paired"]
+        raise ResultError(f"round {rnd} is not paired in division {div.spec.name}")
     games = sorted((_table(state, div, rnd, p), p) for p in div.missing(rnd))
     head = f"division {div.spec.name} round {rnd}: "
     if not games:
@@ -346,3 +425,30 @@ def missing_lines(state: EventState, div: DivisionState, rnd: int) -> list[str]:
         head + f"{len(games)} game(s) without a result",
         *(f"  R{rnd} T{t}  {_who(div, a)} v {_who(div, b)}" for t, (a, b) in games),
     ]
+
+
+def missing_report(state: EventState, division: str | None, round_: int | None) -> list[str]:
+    """The games without a result (``m``, ``event missing``): of ``round_``, else of
+    every paired round with games missing, oldest first (a late slip of an earlier
+    round is as missing as the latest round's); of ``division``, else of the event's
+    only one, else of every division paired.
+
+    Raises:
+        TournamentError: ``division`` is none of the event's, or ``round_`` is not paired.
+    """
+    if division is not None or len(state.divisions) == 1:
+        divs = [slip_division(state, division)]
+    else:
+        divs = [d for d in state.divisions.values() if d.pairings]
+    out: list[str] = []
+    for div in divs:
+        if round_ is not None:
+            rounds = [round_]
+        elif div.pairings:
+            rounds = open_rounds(div) or [max(div.pairings)]
+        else:
+            rounds = []
+            out.append(f"division {div.spec.name}: no round is paired yet")
+        for rnd in rounds:
+            out += missing_lines(state, div, rnd)
+    return out or ["no round is paired yet"]

@@ -21,13 +21,7 @@ from msgspec.structs import replace
 
 from engine.errors import EngineError
 from engine.tournament.records import Record, Result, Retracted
-from engine.tournament.slips import (
-    missing_lines,
-    read_slip,
-    result_echo,
-    slip_division,
-    slip_round,
-)
+from engine.tournament.slips import missing_report, read_slip, result_echo, slip_division
 from engine.tournament.state import EventState
 
 __all__ = ["HELP", "Book", "Reply", "SlipSession"]
@@ -39,7 +33,8 @@ a game a line: PLAYER SCORE PLAYER SCORE, a player by number or the start of a n
   c LINE --reason WHY   correct a result already in (a line starting with the word c is one)
   u              undo this session's last entry
   m              the games still without a result, by table
-  round N / division NAME   where the lines go (default: the latest round with games missing)
+  round N / division NAME   where the lines go (default: the round the two players are
+                 paired in without a result; m lists every round with games missing)
   q              quit"""
 
 
@@ -80,12 +75,14 @@ class SlipSession:
     """Who enters: ``by`` on every record the session makes."""
     division: str | None = None
     round: int | None = None
-    """None: the latest round paired with games missing (each line anew)."""
-    entries: list[tuple[Result, Result | None]] = field(default_factory=list)
-    """This session's entries, oldest first: the record made and the one it replaced."""
+    """None: each line goes to the round its players are paired in without a result."""
+    entries: list[tuple[Result, Result | None, int]] = field(default_factory=list)
+    """This session's entries, oldest first: the record made, the one it replaced and
+    the player typed first (who leads its echoes, the undo's too)."""
 
     def handle(self, line: str) -> Reply:
         """Read one line and act on it."""
+        line = line.strip()  # a piped line keeps its newline: not part of what is quoted
         words = line.split()
         head = words[0].casefold() if words else ""
         try:
@@ -99,7 +96,9 @@ class SlipSession:
                 return self.undo()
             if len(words) == 1 and head in ("m", "missing"):
                 return Reply("\n".join(self.missing()))
-            if len(words) == 2 and head in ("round", "r") and words[1].isdigit():
+            if len(words) == 2 and head in ("round", "r"):
+                if not words[1].isdigit() or int(words[1]) < 1:
+                    return Reply(f"refused: round {words[1]!r}: rounds are numbered from 1", False)
                 return self._choose_round(int(words[1]))
             if len(words) == 2 and (head == "division" or (head == "d" and self._is_div(words[1]))):
                 self.book.state.division(words[1])  # refused with the event's divisions
@@ -127,7 +126,7 @@ class SlipSession:
             self.book.state, line, division=self.division, round_=self.round, by=self.by
         )
         self.book.append(slip.result)
-        self.entries.append((slip.result, None))
+        self.entries.append((slip.result, None, slip.lead))
         return Reply(slip.echo)
 
     def _correct(self, rest: str) -> Reply:
@@ -144,9 +143,9 @@ class SlipSession:
             reason=reason.strip(),
         )
         self.book.append(slip.result)
-        self.entries.append((slip.result, slip.before))
+        self.entries.append((slip.result, slip.before, slip.lead))
         assert slip.before is not None  # read_slip refuses a correction of nothing
-        was = result_echo(self.book.state, slip.before)
+        was = result_echo(self.book.state, slip.before, slip.lead)
         return Reply(f"corrected: {slip.echo}  (was {was.split('  ', 1)[1]})")
 
     def undo(self) -> Reply:
@@ -155,16 +154,17 @@ class SlipSession:
         if not self.entries:
             return Reply("refused: nothing entered in this session to undo", ok=False)
         self.book.refresh()
-        made, before = self.entries[-1]
+        made, before, lead = self.entries[-1]
         div = self.book.state.division(made.division)
         now = div.results.get(made.round, {}).get((made.first, made.second))
         if now is None or _core(now) != _core(made):  # changed since elsewhere: keep theirs
             return Reply(
                 "refused: that result was changed since it was entered here "
-                f"({result_echo(self.book.state, made)}): correct it with c LINE --reason WHY",
+                f"({result_echo(self.book.state, made, lead)}): "
+                "correct it with c LINE --reason WHY",
                 ok=False,
             )
-        echo = result_echo(self.book.state, made)
+        echo = result_echo(self.book.state, made, lead)
         if before is None:
             self.book.append(
                 Retracted(made.division, made.round, made.first, made.second, self.by, "undo")
@@ -174,21 +174,14 @@ class SlipSession:
         back = replace(before, by=self.by, reason=f"undo of the correction ({made.reason})")
         self.book.append(back)
         self.entries.pop()
-        return Reply(f"undone: {echo}  (back to {result_echo(self.book.state, back)})")
+        again = result_echo(self.book.state, back, lead).split("  ", 1)[1]
+        return Reply(f"undone: {echo}  (back to {again})")
 
     def missing(self) -> list[str]:
-        """The session's round's games without a result, by table (every division
-        when the session has chosen none and the event has several)."""
+        """The games without a result, by table: of the session's round, else of every
+        round with games missing (:func:`missing_report`)."""
         self.book.refresh()
-        state = self.book.state
-        if self.division is None and len(state.divisions) > 1:
-            divs = [d for d in state.divisions.values() if d.pairings]
-        else:
-            divs = [slip_division(state, self.division)]
-        out: list[str] = []
-        for div in divs:
-            out += missing_lines(state, div, self.round or slip_round(div))
-        return out
+        return missing_report(self.book.state, self.division, self.round)
 
 
 def _core(res: Result) -> tuple[object, ...]:

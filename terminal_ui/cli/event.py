@@ -120,7 +120,7 @@ def register(sub: Any) -> None:
     imp.add_argument("tfiles", nargs="+", type=Path, metavar="FILE.t")
     imp.add_argument("--rounds", type=int, metavar="N", help="rounds in all (default: as paired)")
     imp.add_argument("--system", default="swiss", help="how the rounds after are paired")
-    event_slips.register(esub, action)  # slips, missing: results from paper slips
+    event_slips.register(action, _guard)  # slips, missing: results from paper slips
     event_sheets.register(action)  # sheets: pairings, standings, scorecards, wallchart
     event_prizes.register(action)  # prizes: places, rating classes, high game and plays
 

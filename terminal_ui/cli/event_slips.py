@@ -12,6 +12,7 @@ status is 1 when any was refused.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import getpass
 import sys
 from typing import TYPE_CHECKING, Any
@@ -22,20 +23,26 @@ if TYPE_CHECKING:
 __all__ = ["register", "who"]
 
 
-def register(esub: Any, action: Any) -> None:
-    """Add ``event slips`` and ``event missing`` (``action`` is ``event``'s helper)."""
-    del esub  # every action is made through ``action``, as event's own are
+def register(action: Any, guard: Any) -> None:
+    """Add ``event slips`` and ``event missing`` (``action`` and ``guard`` are
+    ``event``'s: its refusals, one line and exit 2 or 1, are these commands' too)."""
+
+    def guarded(body: Any) -> Any:
+        return lambda args: guard(args, lambda: body(args))
+
     slips = action(
-        "slips", "enter results from paper slips, a game a line (h: the forms, q: quit)", _slips
+        "slips",
+        "enter results from paper slips, a game a line (h: the forms, q: quit)",
+        guarded(_slips),
     )
     slips.add_argument(
-        "--round", type=int, metavar="N", help="default: the latest with games missing"
+        "--round", type=int, metavar="N", help="default: the round the two players are paired in"
     )
     slips.add_argument("--division", metavar="NAME")
     slips.add_argument("--by", metavar="NAME", help="who enters them (default: the OS user)")
-    missing = action("missing", "the round's games without a result, by table", _missing)
+    missing = action("missing", "the games without a result, by round and table", guarded(_missing))
     missing.add_argument(
-        "--round", type=int, metavar="N", help="default: the latest with games missing"
+        "--round", type=int, metavar="N", help="default: every round with games missing"
     )
     missing.add_argument("--division", metavar="NAME")
 
@@ -55,51 +62,36 @@ def _fail(args: argparse.Namespace, text: str) -> None:
     sys.stderr.write(f"rackclock event {args.event_command}: {text}\n")
 
 
-def _run(args: argparse.Namespace, body: Any) -> int:
-    """``body()``'s status; bad input or a ledger that cannot be read: one line, no traceback."""
-    from clock.log.eventlog import LogError
-    from engine.errors import EngineError
-
-    if args.round is not None and args.round < 1:
-        _fail(args, f"--round {args.round}: rounds are numbered from 1")
-        return 2
-    try:
-        return int(body())
-    except (LogError, EngineError, OSError) as exc:
-        _fail(args, str(exc))
-        return 1
-
-
 def _slips(args: argparse.Namespace) -> int:
-    def body() -> int:
-        from clock.tournament.ledger import EventLedger
-        from engine.tournament.slips import slip_division, slip_round
-        from engine.tournament.slips_session import SlipSession
+    from clock.tournament.ledger import EventLedger
+    from engine.errors import EngineError
+    from engine.tournament.slips import slip_where
+    from engine.tournament.slips_session import SlipSession
 
-        by = who(args.by)
-        with EventLedger.open(args.log) as ledger:
-            session = SlipSession(ledger, by)
-            for chosen in (
-                () if args.division is None else (f"division {args.division}",),
-                () if args.round is None else (f"round {args.round}",),
-            ):
-                for line in chosen:
-                    reply = session.handle(line)
-                    if not reply.ok:
-                        _fail(args, reply.text.removeprefix("refused: "))
-                        return 1
-            interactive = sys.stdin.isatty()
-            if interactive:
-                state = ledger.state
-                if session.division is None and len(state.divisions) > 1:
-                    where = "start a line with its division, or type division NAME"
-                else:
-                    div = slip_division(state, session.division)
-                    where = f"division {div.spec.name} round {session.round or slip_round(div)}"
-                print(f"slips for {state.spec.name}, {where}, as {by} (h: help, q: quit)")
-            return _read_lines(session, interactive)
-
-    return _run(args, body)
+    by = who(args.by)
+    with EventLedger.open(args.log) as ledger:
+        session = SlipSession(ledger, by)
+        for chosen in (
+            () if args.division is None else (f"division {args.division}",),
+            () if args.round is None else (f"round {args.round}",),
+        ):
+            for line in chosen:
+                reply = session.handle(line)
+                if not reply.ok:
+                    _fail(args, reply.text.removeprefix("refused: "))
+                    return 1
+        interactive = sys.stdin.isatty()
+        if interactive:
+            # line editing and history at the prompt (Up: the last line again); a
+            # Python built without readline still reads lines
+            with contextlib.suppress(ImportError):
+                import readline  # noqa: F401
+            try:
+                where = slip_where(ledger.state, session.division, session.round)
+            except EngineError as exc:
+                where = str(exc)
+            print(f"slips for {ledger.state.spec.name}, {where}, as {by} (h: help, q: quit)")
+        return _read_lines(session, interactive)
 
 
 def _read_lines(session: SlipSession, interactive: bool) -> int:
@@ -129,20 +121,9 @@ def _read_lines(session: SlipSession, interactive: bool) -> int:
 
 
 def _missing(args: argparse.Namespace) -> int:
-    def body() -> int:
-        from clock.tournament.ledger import EventLedger
-        from engine.tournament.slips import missing_lines, slip_round
+    from clock.tournament.ledger import EventLedger
+    from engine.tournament.slips import missing_report
 
-        with EventLedger.open(args.log, readonly=True) as ledger:
-            state = ledger.state
-            if args.division is not None:
-                divs = [state.division(args.division)]
-            else:
-                divs = [d for d in state.divisions.values() if d.pairings]
-            if not divs:
-                print("no round is paired yet")
-            for div in divs:
-                print("\n".join(missing_lines(state, div, args.round or slip_round(div))))
-        return 0
-
-    return _run(args, body)
+    with EventLedger.open(args.log, readonly=True) as ledger:
+        print("\n".join(missing_report(ledger.state, args.division, args.round)))
+    return 0

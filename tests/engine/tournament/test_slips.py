@@ -7,7 +7,14 @@ import pytest
 
 from engine.tournament.errors import ResultError
 from engine.tournament.records import Created, Paired, Record, Result, Retracted
-from engine.tournament.slips import find_player, missing_lines, read_slip, slip_round
+from engine.tournament.slips import (
+    find_player,
+    missing_lines,
+    missing_report,
+    read_slip,
+    slip_round,
+    slip_where,
+)
 from engine.tournament.slips_session import SlipSession
 from engine.tournament.state import EventState, replay
 
@@ -254,3 +261,91 @@ def test_a_retraction_needs_a_result_who_and_why() -> None:
     b.append(Result("A", 1, 1, 2, (400, 300)))
     with pytest.raises(ResultError, match="who \\(by\\) and why"):
         b.append(Retracted("A", 1, 1, 2, "kim", " "))
+
+
+def two_rounds_paired() -> Book:
+    """Round 1 with one game still out (#1 v #2), round 2 paired on top of it."""
+    b = book()
+    for line in ("3 400 4 300", "5 f"):
+        b.append(read_slip(b.state, line, division="A").result)
+    b.append(Paired("A", 2, ((1, 3), (2, 4), (5, 7), (6, 0))))
+    return b
+
+
+def test_a_late_slip_of_an_earlier_round_goes_to_its_round() -> None:
+    b = two_rounds_paired()
+    # #1 v #2 is round 1's game still out: not refused as unpaired in round 2
+    slip = read_slip(b.state, "2 300 1 400", division="A")
+    assert slip.echo == "R1 T1  #2 Dan Doe 300 - #1 Gus Gray 400  (-100)"
+    assert read(b, "1 f 2") == "R1 T1  #2 Dan Doe wins: #1 Gus Gray forfeits  (+50)"
+    with pytest.raises(ResultError, match=r"#1 Gus Gray has games in rounds 1, 2: start the "):
+        read(b, "1 f")
+    assert read(b, "1 410 3 300").startswith("R2 T1  #1 Gus Gray 410 - #3 Dana Fox")
+    # a correction goes to the round where the pair has a result
+    assert read(b, "3 401 4 300", reason="typo").startswith("R1 T2  #3 Dana Fox 401")
+    session = SlipSession(b, "kim", division="A")
+    assert session.handle("m").text.splitlines() == [
+        "division A round 1: 1 game(s) without a result",
+        "  R1 T1  #1 Gus Gray v #2 Dan Doe",
+        "division A round 2: 3 game(s) without a result",
+        "  R2 T1  #1 Gus Gray v #3 Dana Fox",
+        "  R2 T2  #2 Dan Doe v #4 Ann Able",
+        "  R2 T3  #5 Ben Baker v #7 Cid Cole",
+    ]
+    assert slip_where(b.state, "A", None) == "division A rounds 1, 2"
+    assert slip_where(b.state, "A", 2) == "division A round 2"
+
+
+def test_a_pairing_open_in_two_rounds_needs_its_round() -> None:
+    b = book()
+    b.append(Paired("A", 2, ROUND_1))  # a repeat of round 1 (koth can pair one)
+    with pytest.raises(
+        ResultError, match=r"#1 Gus Gray and #2 Dan Doe are paired in rounds 1, 2: start "
+    ):
+        read(b, "1 410 2 385")
+    assert read(b, "r2 1 410 2 385").startswith("R2 T1")
+
+
+def test_echoes_keep_the_order_typed_through_correction_and_undo() -> None:
+    b = book()
+    desk = SlipSession(b, "kim", division="A")
+    assert desk.handle("2 350 1 360").text == "R1 T1  #2 Dan Doe 350 - #1 Gus Gray 360  (-10)"
+    assert desk.handle("c 2 360 1 350 --reason swapped").text == (
+        "corrected: R1 T1  #2 Dan Doe 360 - #1 Gus Gray 350  (+10)  "
+        "(was #2 Dan Doe 350 - #1 Gus Gray 360  (-10))"
+    )
+    assert desk.handle("u").text == (
+        "undone: R1 T1  #2 Dan Doe 360 - #1 Gus Gray 350  (+10)  "
+        "(back to #2 Dan Doe 350 - #1 Gus Gray 360  (-10))"
+    )
+    assert desk.handle("u").text == (
+        "undone: R1 T1  #2 Dan Doe 350 - #1 Gus Gray 360  (-10)  (no result again)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        ("bye", "refused: a bye needs no slip: it counts by itself ('bye')"),
+        ("bye 3", "refused: a bye needs no slip: it counts by itself ('bye 3')"),
+        ("1 400 5 300 f", "refused: a forfeit is PLAYER f [OPPONENT], no scores"),
+        ("round -1", "refused: round '-1': rounds are numbered from 1"),
+        ("r1\n", "refused: nothing to read in 'r1'"),
+    ],
+)
+def test_confusing_lines_are_refused_plainly(line: str, said: str) -> None:
+    desk = SlipSession(book(), "kim", division="A")
+    assert desk.handle(line).text.startswith(said)
+
+
+def test_missing_of_a_round_not_paired_is_refused() -> None:
+    b = book()
+    with pytest.raises(ResultError, match="round 3 is not paired in division A"):
+        missing_report(b.state, "A", 3)
+    assert missing_report(b.state, None, None)[0] == (
+        "division A round 1: 3 game(s) without a result"
+    )
+    assert missing_report(b.state, None, None)[-2:] == [
+        "division B round 1: 1 game(s) without a result",
+        "  R1 T4  #1 Zed Zane v #2 Yul Young",
+    ]
