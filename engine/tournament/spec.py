@@ -254,6 +254,10 @@ def _division(raw: dict[str, Any], where: str) -> DivisionSpec:
             plan.append(msgspec.convert({"first": first, "last": last, **stage}, Stage))
         except msgspec.ValidationError as exc:
             raise EventFileError(f"{where} plan entry {i}: {exc}") from exc
+    manual = raw.get("manual", 2013)
+    if isinstance(manual, bool) or not isinstance(manual, int):
+        # msgspec's type error would not quote the value (manual = "2013")
+        raise EventFileError(f"{where}: manual = {manual!r}: expected 2011 or 2013")
     try:
         div = msgspec.convert({**raw, "plan": plan}, DivisionSpec)
     except msgspec.ValidationError as exc:
@@ -313,8 +317,9 @@ def _check(div: DivisionSpec, where: str) -> None:
         # rounds 7-8 (two KOTH rounds in foursomes, by the standings)
         span = st.last - st.first + 1
         if st.system == "speed" and (span not in (2, 3) or (span == 2 and st.first == 1)):
+            rounds = f"round {st.first}" if span == 1 else f"rounds {st.first}-{st.last}"
             raise EventFileError(
-                f"{where}: speed rounds {st.first}-{st.last}: a speed stage is 3 rounds "
+                f"{where}: speed {rounds}: a speed stage is 3 rounds "
                 "(as rounds 1-3 or 4-6) or 2 rounds after round 1 (as rounds 7-8)"
             )
 

@@ -116,3 +116,6 @@ def test_the_manual_is_2011_or_2013() -> None:
     assert parse_event(event_text(8, 6, plan), "e.toml").divisions[0].manual == 2013
     with pytest.raises(EventFileError, match="manual = 2012: expected 2011 or 2013"):
         parse_event(event_text(8, 6, plan, manual=2012), "e.toml")
+    # a quoted year is refused with the value quoted, not msgspec's type message
+    with pytest.raises(EventFileError, match="manual = '2013': expected 2011 or 2013"):
+        parse_event(event_text(8, 6, plan, manual="2013"), "e.toml")

@@ -192,11 +192,16 @@ def test_round_8_waits_for_round_7() -> None:
 
 @pytest.mark.parametrize(
     ("rounds", "why"),
-    [("1-2", "2 rounds after round 1"), ("4-7", "a speed stage is 3 rounds")],
+    [
+        ("1-2", "2 rounds after round 1"),
+        ("4-7", "a speed stage is 3 rounds"),
+        ("7", "speed round 7: a speed stage"),
+    ],
 )
 def test_a_speed_stage_is_the_manuals_three_or_two_rounds(rounds: str, why: str) -> None:
     plan = f'{{ rounds = "{rounds}", system = "speed" }}'
     first, _, last = rounds.partition("-")
+    last = last or first
     text = event_text(
         8,
         int(last),
