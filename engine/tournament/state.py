@@ -12,6 +12,7 @@ import dataclasses
 import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Literal
 
 from msgspec.structs import replace
 
@@ -38,7 +39,10 @@ from engine.tournament.spec import (
 )
 from engine.tournament.standings import Outcome, Standing, standings
 
-__all__ = ["DivisionState", "EventState", "event_id", "replay"]
+__all__ = ["DivisionState", "EventState", "SeatStatus", "event_id", "replay"]
+
+SeatStatus = Literal["paired", "not entered", "withdrawn", "not paired"]
+"""Where a player is in a round (:meth:`DivisionState.status`)."""
 
 
 @dataclass
@@ -82,6 +86,21 @@ class DivisionState:
             for s in range(1, len(self.players) + 1)
             if self.joined.get(s, 1) <= round_ < self.left.get(s, 1 << 30)
         ]
+
+    def pair_of(self, seed: int, round_: int) -> tuple[int, int] | None:
+        """The pair ``seed`` is in in ``round_`` (``(seed, 0)``: a bye), as paired (the
+        first named starts); None when the round is not paired or ``seed`` not in it."""
+        paired = self.pairings.get(round_)
+        return next((p for p in paired.pairs if seed in p), None) if paired else None
+
+    def status(self, seed: int, round_: int) -> SeatStatus:
+        """Where ``seed`` is in ``round_``: paired (a bye too), else not entered yet (a
+        late entry), withdrawn, or left out of a paired round (or the round unpaired)."""
+        if self.pair_of(seed, round_) is not None:
+            return "paired"
+        if self.joined.get(seed, 1) > round_:
+            return "not entered"
+        return "withdrawn" if self.left.get(seed, 1 << 30) <= round_ else "not paired"
 
     def by_rating(self, seeds: Iterable[int]) -> list[int]:
         """Seeds ordered highest rated first (entry order among equals)."""

@@ -194,3 +194,14 @@ def test_the_printed_pages_fit_long_names_and_wide_wallcharts() -> None:
     assert "@page" not in table
     assert '<td class="k">W+40 #4</td>' in wall  # a round's cell is never split
     assert "td.n, td.k { white-space: nowrap; }" in wall
+
+
+def test_a_players_pair_and_status_in_a_round() -> None:
+    div = harbour_cup().division("A")
+    assert div.pair_of(3, 2) == (4, 3)  # as paired: Dee went first
+    assert div.pair_of(5, 2) == (5, 0)  # the bye
+    assert div.pair_of(6, 3) is None
+    assert div.pair_of(1, 4) is None  # not paired yet
+    assert [div.status(s, 3) for s in (1, 6, 8)] == ["paired", "withdrawn", "paired"]
+    assert div.status(8, 2) == "not entered"
+    assert div.status(1, 4) == "not paired"
