@@ -8,6 +8,7 @@ signed result (broker), and asks it for the text of the event screen.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -27,7 +28,11 @@ from engine.tournament.slips_session import SlipSession
 from engine.tournament.state import DivisionState, EventState
 from terminal_ui.director.rows import Row
 
-__all__ = ["EventDesk", "game_identity", "signed_result"]
+__all__ = ["EventDesk", "game_identity", "line_parts", "signed_result"]
+
+_GAME_LINE = re.compile(r"( *t\d+  .+? \(first\)) (v .+?:) (.+)")
+"""A game's line on the event screen (:func:`_game_line`): the table and the first
+player, `` v `` and the second, then the game's state."""
 
 
 def signed_result(rep: LiveReport | GameReport) -> bool:
@@ -58,6 +63,7 @@ class EventDesk:
         self.news: list[str] = []
         """What the desk did, newest last (results taken, games it could not place)."""
         self._taken: dict[str, object] = {}
+        self._slips: SlipSession | None = None
 
     @property
     def state(self) -> EventState:
@@ -127,8 +133,12 @@ class EventDesk:
         self.take(name, events, key)
 
     def slips(self, by: str) -> SlipSession:
-        """A run of slip lines on this event (the slip screen), its records made ``by``."""
-        return SlipSession(self.ledger, by)
+        """The run of slip lines on this event (the slip screen), its records made
+        ``by``: one for the console's life, so ``u`` still undoes the last entry after
+        the screen is closed and opened again."""
+        if self._slips is None or self._slips.by != by:
+            self._slips = SlipSession(self.ledger, by)
+        return self._slips
 
     def text(self, rows: Iterable[Row]) -> str:
         """The event screen: each division's current round with the tables' live
@@ -188,9 +198,7 @@ def _division(event: EventState, div: DivisionState, live: list[Row]) -> list[st
             state = _at_table(row, game, div.name(a))
         else:
             state = "not started"
-        out.append(
-            f"  {tables[(a, b)].table_name:>4}  {div.name(a)} (first) v {div.name(b)}: {state}"
-        )
+        out.append(_game_line(tables[(a, b)].table_name, div.name(a), div.name(b), state))
     # "after round N" is the complete rounds, as event standings and the page show
     # it; the round in play apart, as it stands at the tables (one function decides)
     now = round_standings(div, lambda _rnd, pair: games.get(pair))
@@ -199,6 +207,26 @@ def _division(event: EventState, div: DivisionState, live: list[Row]) -> list[st
         live_rows = standings_lines(div, now.in_play.standings, now.in_play.round)
         out += ["", f"Standings {now.in_play.label}", *live_rows]
     return out
+
+
+def _game_line(table: str, first: str, second: str, state: str) -> str:
+    """A game's line: :data:`_GAME_LINE` reads its parts back for the screen's wrapping."""
+    return f"  {table:>4}  {first} (first) v {second}: {state}"
+
+
+def line_parts(line: str) -> tuple[str, ...] | None:
+    """The parts of a game's line of the event screen, where it may wrap when it is
+    too wide, so a name is never split across lines: the table and the first player,
+    `` v `` and the second, and the game's state in its phrases (the score, the
+    phase, the clocks; after a comma or a semicolon); None for any other line. The
+    parts joined are the line: each after the first starts with its spaces."""
+    found = _GAME_LINE.fullmatch(line)
+    if found is None:
+        return None
+    head, second, state = found.groups()
+    words = re.split(r"((?<=[,;]) |  )", state)  # phrase, spaces, phrase...
+    phrases = [sep + text for sep, text in zip(words[1::2], words[2::2], strict=True)]
+    return (head, f" {second}", f" {words[0]}", *phrases)
 
 
 def _at_table(row: Row, game: TableGame, first: str) -> str:
