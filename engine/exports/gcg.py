@@ -37,12 +37,16 @@ after the last move, in a note for people and a
 from __future__ import annotations
 
 import dataclasses
+import unicodedata
 from collections import Counter
+from collections.abc import Set
 
 from engine.clocktext import clock_text
+from engine.equipment.board import Board
 from engine.equipment.rack import rack_string
 from engine.equipment.tiles import load_tile_set
 from engine.errors import EngineError
+from engine.exports.gcg_table import Table
 from engine.gcg.check import EXCHANGE_PRAGMA, SETTLED_PRAGMA, UNKNOWN_RACK_PRAGMA
 from engine.gcg.record import Event, EventKind, GameRecord, Player, Pragma
 from engine.play.notation import parse_move
@@ -54,6 +58,7 @@ __all__ = [
     "ExportError",
     "clock_annotation",
     "known_racks",
+    "player_names",
     "stand_ins",
     "stated_result",
     "to_gcg",
@@ -73,6 +78,30 @@ class ExportError(EngineError, ValueError):
 def clock_annotation(ms: int) -> str:
     """``@24:28.5`` for 1468500 ms; negative in overtime."""
     return "@" + clock_text(ms, tenths=True)
+
+
+def player_names(names: tuple[str, str]) -> tuple[str, str]:
+    """The names as a GCG ``#player`` line can hold them (docs/gcg.md, "Player names").
+
+    A name is one line: each run of white space and control characters (a newline, a
+    tab, ``\x00``..., Unicode categories Cc, Cf, Zl, Zp) becomes one space, and the
+    ends are trimmed; a name left empty is ``Player 1`` or ``Player 2`` (its seat).
+    Two players may not share a name (MAGPIE: "duplicate player name"): when the
+    cleaned names are equal, the second seat's gets `` (2)``.
+    """
+    cleaned = []
+    for seat, name in enumerate(names, start=1):
+        spaced = "".join(
+            " " if ch.isspace() or unicodedata.category(ch) in _NOT_IN_A_NAME else ch for ch in name
+        )
+        cleaned.append(" ".join(spaced.split()) or f"Player {seat}")
+    if cleaned[0] == cleaned[1]:
+        cleaned[1] += " (2)"
+    return cleaned[0], cleaned[1]
+
+
+_NOT_IN_A_NAME = frozenset({"Cc", "Cf", "Zl", "Zp"})
+"""Unicode categories a name loses: control, format and line/paragraph separators."""
 
 
 def _nick(name: str, taken: set[str]) -> str:
@@ -176,14 +205,15 @@ def to_gcg(state: GameState, *, title: str = "") -> GameRecord:
             f"{state.players[0]} v {state.players[1]} has no moves to write"
             + (f" ({state.result.reason})" if state.result is not None else "")
         )
+    names = player_names(state.players)
     taken: set[str] = set()
-    nicks = [_nick(state.players[0], taken), _nick(state.players[1], taken)]
+    nicks = [_nick(names[0], taken), _nick(names[1], taken)]
     # GCG lists the player who moved first as #player1.
     first = next(
         (line.player for line in state.history if line.kind not in ("adjusted", "rescored")), 0
     )
     order = (first, 1 - first)
-    players = tuple(Player(nicks[i], state.players[i]) for i in order)
+    players = tuple(Player(nicks[i], names[i]) for i in order)
     header: list[Pragma] = []
     if title:
         header.append(Pragma("title", title))
@@ -199,6 +229,19 @@ def to_gcg(state: GameState, *, title: str = "") -> GameRecord:
     # The engine's history ends with the rack lines, then the (time) lines, the
     # order readers expect.
     lines = list(state.history)
+    res = state.result
+    # A game stopped at the overtime cutoff is written unfinished: strict readers take
+    # an end-rack line only after a game they see end (out, or six scoreless turns;
+    # MAGPIE: "end rack penalty event before the game ended"). The deductions are in
+    # the stated result instead.
+    cutoff = res is not None and res.reason == "cutoff"
+    ts = load_tile_set(state.variant.tile_set if state.variant is not None else "english")
+    table = Table(
+        Board.empty(state.variant.layout if state.variant is not None else "standard"),
+        ts.total - 2 * ts.rack_size,
+    )
+    drew_nothing: set[int] = set()
+    deducted: list[str] = []
     totals = [0, 0]
     events: list[Event] = []
     early: list[Pragma] = []
@@ -221,8 +264,7 @@ def to_gcg(state: GameState, *, title: str = "") -> GameRecord:
         if line.kind == "adjusted":
             note = Pragma(
                 "note",
-                f"director: {state.players[line.player]} {line.score:+d}: "
-                f"{line.text} (not in the totals)",
+                f"director: {names[line.player]} {line.score:+d}: {line.text} (not in the totals)",
             )
             if events:
                 events[-1] = _with_pragmas(events[-1], (note,))
@@ -233,17 +275,32 @@ def to_gcg(state: GameState, *, title: str = "") -> GameRecord:
             continue
         if line.kind == "scored":
             raise ExportError("a scoresheet game has no board positions; export the log instead")
+        if line.kind == "end_racks" and cutoff:
+            deducted.append(f"{names[line.player]} {line.rack} {line.score:+d}")
+            continue
         totals[line.player] += line.score
         ev = _event(line, nicks[line.player], totals[line.player])
-        if ev is not None:
-            if early and not events:
-                ev = _with_pragmas(ev, tuple(early))
-            events.append(ev)
-    res = state.result
-    if res is not None and res.reason in _STATED and events:
+        if ev is None:
+            continue
+        if ev.kind is EventKind.PLACEMENT:
+            assert ev.move is not None
+            written, empty_bag = table.play(line.player, ev.move)
+            ev = dataclasses.replace(ev, move=written)
+            if empty_bag:
+                drew_nothing.add(len(events))
+        elif ev.kind is EventKind.WITHDRAWN:
+            table.withdraw(line.player)
+        if early and not events:
+            ev = _with_pragmas(ev, tuple(early))
+        events.append(ev)
+    if res is not None and res.reason == "out" and events:
+        events = _zero_end_rack(events, state, nicks, totals, ts.distribution())
+    if res is not None and (res.reason in _STATED or cutoff) and events:
         winner = "tie" if res.winner is None else nicks[res.winner]
-        words = result_text(state.players, res.scores, res.winner, res.reason, res.spread)
+        words = result_text(names, res.scores, res.winner, res.reason, res.spread)
         said = f"result: {words}"
+        if deducted:
+            said += f"; end racks deducted: {', '.join(deducted)}"
         stated = (
             Pragma("note", said),
             Pragma(
@@ -253,14 +310,43 @@ def to_gcg(state: GameState, *, title: str = "") -> GameRecord:
         )
         events[-1] = _with_pragmas(events[-1], stated)
     # An unfinished game simply stops (#incomplete is not a pragma every reader knows).
-    racks = known_racks(events, nicks)
+    racks = known_racks(events, nicks, drew_nothing)
     events = [dataclasses.replace(ev, rack=rack) for ev, rack in zip(events, racks, strict=True)]
-    ts = load_tile_set(state.variant.tile_set if state.variant is not None else "english")
     events = stand_ins(events, ts.distribution())
-    encoding = (
-        "UTF-8" if any(ord(ch) > 127 for name in state.players for ch in name) else "ISO-8859-1"
-    )
+    encoding = "UTF-8" if any(ord(ch) > 127 for name in names for ch in name) else "ISO-8859-1"
     return GameRecord(players, tuple(header), tuple(events), encoding)
+
+
+def _zero_end_rack(
+    events: list[Event],
+    state: GameState,
+    nicks: list[str],
+    totals: list[int],
+    tiles: Counter[str],
+) -> list[Event]:
+    """``events`` with the ``(?) +0`` line of a game gone out against a rack worth
+    nothing (only blanks), which the engine does not write (it adds no points).
+
+    Without it a reader that replays the racks has nothing to put the blank back on
+    the opponent's rack, takes the opponent's last play for going out, and refuses
+    the moves after it (MAGPIE: "encountered a move after the game ended"). With the
+    bag empty and the player out, the rack left is every tile not on the board.
+    """
+    if state.board is None or any(ev.kind is EventKind.END_POINTS for ev in events):
+        return events
+    plays = [ev for ev in events if ev.kind is EventKind.PLACEMENT]
+    if not plays:
+        return events
+    out = nicks.index(plays[-1].nick)
+    left = tiles - state.board.tiles()
+    if not left:
+        return events
+    line = Event(EventKind.END_POINTS, nicks[out], "", 0, totals[out], end_rack=rack_string(left))
+    # Before the (time) lines, where the engine writes the rack lines.
+    at = len(events)
+    while at > 0 and events[at - 1].kind is EventKind.TIME_PENALTY:
+        at -= 1
+    return [*events[:at], line, *events[at:]]
 
 
 def stand_ins(events: list[Event], tiles: Counter[str]) -> list[Event]:
@@ -308,12 +394,20 @@ def _tiles(text: str) -> Counter[str]:
     return Counter("?" if ch.islower() or ch == "?" else ch for ch in text if ch != ".")
 
 
-def known_racks(events: list[Event], nicks: list[str]) -> list[str]:
+def known_racks(
+    events: list[Event], nicks: list[str], drew_nothing: Set[int] = frozenset()
+) -> list[str]:
     """The tiles known to have been on the mover's rack at each line, worked out
     backwards: the tiles a player lays were on the rack; a pass (or a play taken back)
-    leaves the rack as it is at the player's next turn; the end-of-game lines show the
-    last racks. ``""`` where nothing is known (a time penalty; an exchange of tiles
-    the table did not record; a pass with nothing known after it)."""
+    leaves the rack as it is at the player's next turn; a play that drew nothing (the
+    indexes in ``drew_nothing``: the bag was empty) kept its leave to the player's next
+    turn, so a tile on a rack at the end was on it at every turn since the bag emptied;
+    the end-of-game lines show the last racks. ``""`` where nothing is known (a time
+    penalty; an exchange of tiles the table did not record; a pass with nothing known
+    after it).
+
+    Written this way, a reader that replays the racks (MAGPIE) never takes a play
+    before the last for going out ("encountered a move after the game ended")."""
     racks = [""] * len(events)
     # Per player, the tiles known to be on the rack at their next turn (empty: none).
     carry: dict[str, Counter[str]] = {nick: Counter() for nick in nicks}
@@ -346,6 +440,8 @@ def known_racks(events: list[Event], nicks: list[str]) -> list[str]:
                 # Taken back: the same rack is the player's at the next turn.
                 known |= carry[p]
                 racks[withdrawn.pop(p)] = rack_string(known)
+            elif i in drew_nothing:
+                known = known + carry[p]
             racks[i] = rack_string(known)
             carry[p] = known
     return racks
