@@ -132,3 +132,17 @@ def test_a_pass_with_no_rack_known_is_named_for_the_director() -> None:
     assert strict_read(game.data.decode("latin-1")) is None
     assert game.notes
     assert all("is written with the stand-in tile" in note for note in game.notes)
+
+
+def test_names_with_control_characters_or_alike_are_written_cleaned(tmp_path: Path) -> None:
+    # A newline in a name once stopped `export gcg` with an internal error; two equal
+    # names are refused by MAGPIE ("duplicate player name"). docs/gcg.md, "Player names".
+    log = log_of(tmp_path / "t.sqlite", game(0, ("Ann\nLee\x07", "Ann Lee")))
+    out = run("gcg", log)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[:2] == [
+        "#player1 AnnLee Ann Lee",
+        "#player2 AnnLee(2) Ann Lee (2)",
+    ]
+    assert strict_read(out.stdout) is None
+    assert check_bytes(out.stdout.encode(), "x", load_variant("nzasp")).ok
