@@ -12,6 +12,7 @@ Modified Swiss pairs each win group on its own first (:func:`pair_swiss`).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import combinations
 
 from engine.tournament.errors import PairingError
 
@@ -170,24 +171,24 @@ def pair_swiss(
         seg = segments.pop(0)
         if fresh is not None:
             strict = _both(allowed, fresh)
-            pairs = pair_ranked(seg, target, strict)
+            pairs = _switched(seg, target, strict)
             if pairs is None and segments:
                 merged = seg + segments[0]
-                crossed = pair_ranked(merged, target, strict)
+                crossed = _switched(merged, target, strict)
                 if crossed is not None:
                     segments.pop(0)
                     done.append((merged, crossed))
                     continue
             elif pairs is None and done:
                 merged = done[-1][0] + seg
-                crossed = pair_ranked(merged, target, strict)
+                crossed = _switched(merged, target, strict)
                 if crossed is not None:
                     done[-1] = (merged, crossed)
                     continue
             if pairs is not None:
                 done.append((seg, pairs))
                 continue
-        pairs = pair_ranked(seg, target, allowed)
+        pairs = _switched(seg, target, allowed)
         if pairs is not None:
             done.append((seg, pairs))
         elif segments:
@@ -202,3 +203,47 @@ def pair_swiss(
 
 def _both(allowed: Allowed, fresh: Allowed) -> Allowed:
     return lambda a, b: allowed(a, b) and fresh(a, b)
+
+
+_SWITCHED = 3
+"""Games of the ideal pairing a switch may change besides the ones it must."""
+
+_SWITCH_TRIES = 300
+"""Sets of reopened games tried before the whole group is paired at once."""
+
+
+def _switched(
+    seg: Sequence[int], target: dict[int, int], allowed: Allowed
+) -> list[tuple[int, int]] | None:
+    """``seg`` paired with as few games changed from ``target``'s as a switch can:
+    the ideal games ``allowed`` refuses are re-paired with the fewest other ideal
+    games reopened (the highest placed first), each reopened set paired by
+    :func:`pair_ranked`; beyond :data:`_SWITCHED` reopened games, the whole of
+    ``seg`` by :func:`pair_ranked` (a group of six where 1-4 met: 1-5, 2-4, 3-6,
+    one game kept, not 1-5, 2-6, 3-4)."""
+    order = {s: i for i, s in enumerate(seg)}
+    keep: list[tuple[int, int]] = []
+    broken: list[int] = []
+    for s in seg:
+        o = target.get(s, -1)
+        if o not in order:
+            broken.append(s)
+        elif order[s] < order[o]:
+            if allowed(s, o):
+                keep.append((s, o))
+            else:
+                broken += [s, o]
+    if not broken:
+        return keep
+    tries = 0
+    for k in range(min(_SWITCHED, len(keep)) + 1):
+        for reopened in combinations(keep, k):
+            tries += 1
+            if tries > _SWITCH_TRIES:
+                return pair_ranked(seg, target, allowed)
+            players = sorted([*broken, *(s for p in reopened for s in p)], key=order.__getitem__)
+            pairs = pair_ranked(players, target, allowed)
+            if pairs is not None:
+                kept = [p for p in keep if p not in reopened]
+                return sorted(kept + pairs, key=lambda p: order[p[0]])
+    return pair_ranked(seg, target, allowed)

@@ -123,6 +123,19 @@ def test_a_24_player_swiss_switches_within_the_win_group_in_rounds_1_to_6() -> N
     assert faults == []
 
 
+def test_a_switch_changes_as_few_games_as_it_can() -> None:
+    # a group of six (ideal 1-4, 2-5, 3-6) where 1-4 have met: one swap keeps 3-6
+    group = [1, 2, 3, 4, 5, 6]
+    target = swiss_ideal(group, dict.fromkeys(group, 3.0))
+    pairs = pair_swiss([group], target, lambda a, b: True, lambda a, b: {a, b} != {1, 4})
+    assert pairs == [(1, 5), (2, 4), (3, 6)]
+    # 1-4 and 2-5 both met: 3-6 still stands
+    banned = ({1, 4}, {2, 5})
+    pairs = pair_swiss([group], target, lambda a, b: True, lambda a, b: {a, b} not in banned)
+    assert pairs is not None
+    assert (3, 6) in pairs
+
+
 def test_a_group_that_can_only_repeat_alone_crosses_to_the_next_group_first() -> None:
     # 1-2 have met (a second meeting is within max_meetings = 2): switching within
     # the group cannot avoid it, so the group takes players from the next one
