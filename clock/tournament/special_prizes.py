@@ -4,9 +4,11 @@ event prizes``, the director's console and the sheets.
 
 Which logs: the files and folders the director names (``--games``: the venue's
 archive, the tables' folders), else the files the event's results name (a result
-taken from a table names its log as ``event results`` was given it). A log that
-cannot be read is passed over and said; its games then count as slips do (high game
-and high loss, from the event's scores).
+taken from a table names its log as ``event results`` was given it: a relative
+path is found from the ledger's folder, where the director runs ``event results``,
+else from the current one, so a venue page or a console started elsewhere finds
+it too). A log that cannot be found or read is passed over and said; its games then
+give no plays (high game and high loss come from the event's scores).
 """
 
 from __future__ import annotations
@@ -24,8 +26,22 @@ from engine.tournament.state import DivisionState, EventState
 __all__ = ["event_prize_lists", "named_logs", "read_logs"]
 
 
-def named_logs(divisions: Sequence[DivisionState]) -> list[Path]:
-    """The game logs the divisions' results name that are here (in name order)."""
+def _found(name: str, base: Path | None) -> Path | None:
+    """Where a log a result names is: as named when absolute, else from ``base``
+    (the ledger's folder), else from the current folder; None when it is nowhere."""
+    path = Path(name)
+    for where in ([] if path.is_absolute() or base is None else [base / path]) + [path]:
+        if where.is_file():
+            return where
+    return None
+
+
+def named_logs(
+    divisions: Sequence[DivisionState], base: Path | None = None
+) -> tuple[list[Path], list[str]]:
+    """The game logs the divisions' results name that are here (in name order; a
+    relative name found from ``base``, the ledger's folder, first), and those that
+    are not (as the results name them)."""
     named = {
         res.game.rpartition(" ")[0]
         for div in divisions
@@ -33,7 +49,15 @@ def named_logs(divisions: Sequence[DivisionState]) -> list[Path]:
         for res in results.values()
         if res.game
     }
-    return sorted(Path(p) for p in named if p and Path(p).is_file())
+    here: list[Path] = []
+    missing: list[str] = []
+    for name in sorted(n for n in named if n):
+        found = _found(name, base)
+        if found is None:
+            missing.append(name)
+        else:
+            here.append(found)
+    return here, missing
 
 
 def read_logs(paths: Sequence[Path]) -> tuple[list[list[tuple[int, Event]]], list[str]]:
@@ -62,13 +86,24 @@ def event_prize_lists(
     divisions: Sequence[DivisionState],
     games: Sequence[Path] | None = None,
     through: int | None = None,
+    *,
+    base: Path | None = None,
+    advice: str = "give --games",
 ) -> tuple[list[PrizeList], list[str]]:
     """Each division's prize list after round ``through`` (default: its complete
     rounds) with the special prizes from the logs under ``games`` (default: those
-    the results name), and the logs passed over."""
-    logs, skipped = read_logs(named_logs(divisions) if games is None else games)
+    the results name, relative ones from ``base``, the ledger's folder), and a line
+    for each log passed over. ``advice``: how the caller's user brings a log that
+    is not at hand (the venue page has no ``--games``)."""
+    missing: list[str] = []
+    if games is None:
+        games, missing = named_logs(divisions, base)
+    logs, skipped_read = read_logs(games)
+    where = f" (from {base})" if base is not None else ""
+    skipped = [f"the game log {name} the results name is not here{where}" for name in missing]
+    skipped += skipped_read
     lists = [
-        prize_list(state, div, complete_rounds(div) if through is None else through, logs)
+        prize_list(state, div, complete_rounds(div) if through is None else through, logs, advice)
         for div in divisions
     ]
     return lists, skipped

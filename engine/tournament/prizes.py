@@ -19,11 +19,13 @@ place prize a player, and said (docs/tournament.md, "Prizes").
 The special prizes come from the event's results and, for what only a board knows,
 from the games the tables logged. A game's log is matched to its result by the
 game's digest (:func:`engine.tournament.intake.game_digest`, which the result names
-in ``game``): a log of a game the event has not taken, or whose result a director
-replaced, gives no plays. High game and high loss count every game played over
-the board, from the event's scores (the director's correction stands), a slip's
-too; plays and bingos count only games with a log in board mode. Pure: the caller
-reads the logs (:mod:`clock.tournament.special_prizes`).
+in ``game``; a game taken before its players signed still matches once the log
+holds their signatures): a log of a game the event has not taken, or whose result
+a director replaced, gives no plays. High game and high loss count every game
+played out over the board (not a resignation or a forfeit: its score stopped short),
+from the event's scores (the director's correction stands), a slip's too; plays and
+bingos count every game with a log in board mode, a resigned one too (its plays
+were made). Pure: the caller reads the logs (:mod:`clock.tournament.special_prizes`).
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from dataclasses import dataclass
 import msgspec
 
 from engine.errors import Refusal
-from engine.events import Event
+from engine.events import Event, Signed
 from engine.rules.machine import apply
 from engine.rules.replay import split_games
 from engine.rules.state import GameState
@@ -78,6 +80,9 @@ class PlacePrize(msgspec.Struct, frozen=True):
     wins: float
     losses: float
     spread: int
+    withdrew: int = 0
+    """The first round the player was not paired in after withdrawing (0: still in);
+    a withdrawn player keeps their place and so can win a prize."""
 
     @property
     def label(self) -> str:
@@ -95,21 +100,24 @@ class GameRef(msgspec.Struct, frozen=True):
     """The game a special prize comes from."""
 
     round: int
-    table: str
-    """The table the round put it at (``t3``); empty when unknown."""
+    table: int
+    """The table the round put it at (as the other sheets number it); 0 when unknown."""
     players: tuple[str, str]
     """In the pairing's order (the first started)."""
     scores: tuple[int, int]
     logged: bool
-    """True: from a table's game log; False: from its result alone (a slip)."""
+    """True: its plays were read from the table's game log."""
+    slip: bool = False
+    """Its result names no game log (typed from a slip or by the director)."""
 
     @property
     def text(self) -> str:
-        """``round 3 table t2: Ann Able 420 v Ben Baker 388`` (``(slip)`` when no log)."""
+        """``round 3 table 2: Ann Able 420 v Ben Baker 388``, then ``(slip)`` for a
+        result with no log, ``(no log)`` for a table's game whose log is not at hand."""
         at = f" table {self.table}" if self.table else ""
         a, b = self.players
-        slip = "" if self.logged else " (slip)"
-        return f"round {self.round}{at}: {a} {self.scores[0]} v {b} {self.scores[1]}{slip}"
+        why = "" if self.logged else " (slip)" if self.slip else " (no log)"
+        return f"round {self.round}{at}: {a} {self.scores[0]} v {b} {self.scores[1]}{why}"
 
 
 class SpecialPrize(msgspec.Struct, frozen=True):
@@ -123,7 +131,8 @@ class SpecialPrize(msgspec.Struct, frozen=True):
     games: tuple[GameRef, ...]
     """Where it came from: the game (a play's, a score's), or each game with a bingo."""
     play: str = ""
-    """A play's word and move: ``QUIXOTIC 8A QUIXOTIC``; empty for the others."""
+    """A play's square and main word: ``8A QUIXOTIC``, ``11A OESIDOPZREAJGLU`` (tiles
+    played through included); empty for the others."""
 
 
 class PrizeList(msgspec.Struct, frozen=True):
@@ -137,6 +146,8 @@ class PrizeList(msgspec.Struct, frozen=True):
     specials: tuple[SpecialPrize, ...]
     notes: tuple[str, ...] = ()
     """What the special prizes could not count, for the director."""
+    spread: bool = True
+    """The division's variant records the spread (TOR-11 does not): the sheet's column."""
 
     @property
     def final(self) -> bool:
@@ -156,7 +167,12 @@ def _groups(rows: Sequence[Standing], shared: bool) -> list[list[Standing]]:
 
 
 def _placed(
-    div: DivisionState, rows: Sequence[Standing], count: int, klass: str, split: bool
+    div: DivisionState,
+    rows: Sequence[Standing],
+    through: int,
+    count: int,
+    klass: str,
+    split: bool,
 ) -> list[PlacePrize]:
     """The first ``count`` places of ``rows`` (in the standings' order): a run of
     level players starting on a prize place shares the places it covers (``split``)."""
@@ -168,10 +184,14 @@ def _placed(
         covers = tuple(range(place, min(place + len(group) - 1, count) + 1))
         for row in group:
             player = div.players[row.seed - 1]
+            left = div.left.get(row.seed, 0)
+            # shown once the list reaches the first round they are not paired in, as
+            # the standings mark it (sheets.standings)
+            withdrew = left if left and left <= through + 1 else 0
             out.append(
                 PlacePrize(
                     div.spec.name, klass, covers, len(group), row.seed, player.name,
-                    player.rating, row.wins, row.losses, row.spread,
+                    player.rating, row.wins, row.losses, row.spread, withdrew,
                 )
             )  # fmt: skip
         place += len(group)
@@ -181,11 +201,14 @@ def _placed(
 def place_prizes(div: DivisionState, through: int) -> list[PlacePrize]:
     """The division's prize places after round ``through``, then each rating class's
     below the top one (the top class is the division: its prizes are the places).
-    A player placed in the division takes no class prize (the module's docstring)."""
+    A player placed in the division takes no class prize (the module's docstring).
+    Before a round is complete (``through`` 0) nobody has a place: none."""
+    if through < 1:
+        return []
     spec = div.spec
     split = spec.ties == "split"
     rows = div.standings(through, shared=split)
-    out = _placed(div, rows, spec.prizes, "", split)
+    out = _placed(div, rows, through, spec.prizes, "", split)
     won = {p.seed for p in out}
     for klass in spec.classes[1:]:
         eligible = [
@@ -193,7 +216,7 @@ def place_prizes(div: DivisionState, through: int) -> list[PlacePrize]:
             for r in rows
             if r.seed not in won and spec.rating_class(div.players[r.seed - 1].rating) == klass.name
         ]
-        out += _placed(div, eligible, spec.class_prizes, klass.name, split)
+        out += _placed(div, eligible, through, spec.class_prizes, klass.name, split)
     return out
 
 
@@ -202,7 +225,6 @@ class _Made:
     """A play that stood, by seat."""
 
     seat: int
-    word: str
     move: str
     score: int
     bingo: bool
@@ -224,28 +246,55 @@ def _plays(game: Sequence[tuple[int, Event]]) -> tuple[GameState, list[_Made]]:
             mine = [i for i, m in enumerate(made) if m.seat == turn.player]
             if turn.kind == "play" and new.last is not None and new.last.placement is not None:
                 pl = new.last.placement
-                word = pl.words[0] if pl.words else turn.text
-                made.append(_Made(turn.player, word, turn.text, turn.score, pl.bingo))
+                # where and what, once: the move's square and its main word whole (the
+                # move writes tiles played through as dots: 11A OES...P...AJ..U)
+                square = turn.text.split(" ")[0]
+                move = f"{square} {pl.words[0]}" if pl.words else turn.text
+                made.append(_Made(turn.player, move, turn.score, pl.bingo))
             elif turn.kind == "withdrawn" and mine:
                 del made[mine[-1]]
             elif turn.kind == "rescored" and mine:
                 old = made[mine[-1]]
-                made[mine[-1]] = _Made(
-                    old.seat, old.word, old.move, old.score + turn.score, old.bingo
-                )
+                made[mine[-1]] = _Made(old.seat, old.move, old.score + turn.score, old.bingo)
         st = new
     return st, made
 
 
-def _tables(state: EventState, div: DivisionState, through: int) -> dict[tuple[int, int, int], str]:
+def _tables(state: EventState, div: DivisionState, through: int) -> dict[tuple[int, int, int], int]:
     """``(round, first, second)`` -> the table the round put the game at."""
-    out: dict[tuple[int, int, int], str] = {}
+    out: dict[tuple[int, int, int], int] = {}
     for rnd in sorted(div.pairings):
         if rnd <= through:
             for a in round_assignments(state, rnd):
                 if a.division == div.spec.name:
-                    out[(rnd, *a.seeds)] = a.table_name
+                    out[(rnd, *a.seeds)] = a.table
     return out
+
+
+def _digests(events: Sequence[Event]) -> list[str]:
+    """The digests a result may name for this game: of the whole game, and of the game
+    as it stood before each of its trailing signatures (a game taken unsigned,
+    ``event results --unsigned``, then signed at the table: the log grew after the
+    result named it)."""
+    out = [game_digest(events)]
+    end = len(events)
+    while end > 1 and isinstance(events[end - 1], Signed):
+        end -= 1
+        out.append(game_digest(events[:end]))
+    return out
+
+
+def _seats(div: DivisionState, res: Result, names: Sequence[str]) -> tuple[int, int] | None:
+    """The seeds of a game log's two seats (names as the division matches them:
+    case and spacing aside, :meth:`DivisionState.seed_of`), or None when they are
+    not the result's two players."""
+    try:
+        seeds = tuple(div.seed_of(name) for name in names)
+    except ResultError:
+        return None
+    if sorted(seeds) != sorted((res.first, res.second)):
+        return None
+    return seeds[0], seeds[1]
 
 
 def _best(
@@ -264,39 +313,46 @@ def special_prizes(
     div: DivisionState,
     through: int,
     logs: Sequence[Sequence[tuple[int, Event]]],
+    advice: str = "give --games",
 ) -> tuple[list[SpecialPrize], list[str]]:
     """The division's special prizes after round ``through`` and notes on what was
     not counted. ``logs``: the events of each game log at hand (any number of games
-    each, any order; logs of other divisions or events are passed over)."""
+    each, any order; logs of other divisions or events are passed over); ``advice``:
+    how the caller's user brings a log that is not at hand."""
     logged: dict[str, list[tuple[int, Event]]] = {}
     for log in logs:
         for game in split_games(log):
-            logged[game_digest(ev for _, ev in game)] = game
+            for digest in _digests([ev for _, ev in game]):
+                logged[digest] = game
     tables = _tables(state, div, through)
     scores: list[tuple[int, str, tuple[GameRef, ...], str]] = []
     losses: list[tuple[int, str, tuple[GameRef, ...], str]] = []
     plays: list[tuple[int, str, tuple[GameRef, ...], str]] = []
     bingos: dict[str, list[GameRef]] = {}
     slips = unlogged = scoresheet = 0
+    notes: list[str] = []
     for rnd in sorted(r for r in div.results if r <= through):
         for res in div.results[rnd].values():
-            if res.kind != "game" or not res.second:
-                continue  # byes, forfeits and absences: no game was played over the board
+            played = res.kind == "game" and bool(res.second)
+            if not played and not res.game:
+                continue  # byes, forfeits and absences by hand: no game over the board
             found = logged.get(res.game.split(" ")[-1]) if res.game else None
             ref = GameRef(
                 rnd,
-                tables.get((rnd, res.first, res.second), ""),
+                tables.get((rnd, res.first, res.second), 0),
                 (div.name(res.first), div.name(res.second)),
                 res.scores,
                 found is not None,
+                not res.game,
             )
-            for seed, mine, theirs in (
-                (res.first, *res.scores),
-                (res.second, res.scores[1], res.scores[0]),
-            ):
-                scores.append((mine, div.name(seed), (ref,), ""))
-                if mine < theirs:
-                    losses.append((mine, div.name(seed), (ref,), ""))
+            if played:  # a resigned or forfeited game's score stopped short: not counted
+                for seed, mine, theirs in (
+                    (res.first, *res.scores),
+                    (res.second, res.scores[1], res.scores[0]),
+                ):
+                    scores.append((mine, div.name(seed), (ref,), ""))
+                    if mine < theirs:
+                        losses.append((mine, div.name(seed), (ref,), ""))
             if found is None:
                 slips += not res.game
                 unlogged += bool(res.game)
@@ -305,40 +361,35 @@ def special_prizes(
             if final.mode != "board":
                 scoresheet += 1
                 continue
+            seats = _seats(div, res, final.players)
+            if seats is None:  # a log edited by hand, or a result corrected to others
+                notes.append(
+                    f"round {rnd}: the game log's players {final.players[0]!r} and "
+                    f"{final.players[1]!r} are not {div.name(res.first)!r} and "
+                    f"{div.name(res.second)!r}: its plays are not counted"
+                )
+                continue
             for m in made:
-                name = _seat_name(div, res, final.players[m.seat])
-                plays.append((m.score, name, (ref,), f"{m.word} {m.move}"))
+                name = div.name(seats[m.seat])
+                plays.append((m.score, name, (ref,), m.move))
                 if m.bingo:
                     bingos.setdefault(name, []).append(ref)
     out = _best("high game", scores) + _best("high loss", losses) + _best("high play", plays)
     out += _best(
         "most bingos", ((len(g), n, tuple(dict.fromkeys(g)), "") for n, g in bingos.items())
     )
-    notes = []
     if slips:
         notes.append(
             f"{slips} game(s) from slips count for high game and high loss only (no plays known)"
         )
     if unlogged:
         notes.append(
-            f"{unlogged} game(s) from tables have no log at hand (give --games): "
-            "they count for high game and high loss only"
+            f"{unlogged} game(s) from tables have no log at hand ({advice}): "
+            "their plays are not counted"
         )
     if scoresheet:
         notes.append(f"{scoresheet} game(s) scored on a scoresheet: no words, so no plays counted")
     return out, notes
-
-
-def _seat_name(div: DivisionState, res: Result, name: str) -> str:
-    """The event's spelling of a seat's player (the table may have typed the case
-    differently), one of the result's two players."""
-    for seed in (res.first, res.second):
-        if div.name(seed).casefold() == name.casefold():
-            return div.name(seed)
-    raise ResultError(
-        f"round {res.round}: the game log's player {name!r} is neither "
-        f"{div.name(res.first)!r} nor {div.name(res.second)!r}"
-    )
 
 
 def prize_list(
@@ -346,10 +397,14 @@ def prize_list(
     div: DivisionState,
     through: int,
     logs: Sequence[Sequence[tuple[int, Event]]] = (),
+    advice: str = "give --games",
 ) -> PrizeList:
     """The division's prizewinners after round ``through``: places, class places,
-    and the special prizes from its results and the game logs given."""
-    specials, notes = special_prizes(state, div, through, logs)
+    and the special prizes from its results and the game logs given (``advice``:
+    :func:`special_prizes`). Before a round is complete (``through`` 0): none."""
+    if through < 1:
+        return PrizeList(div.spec.name, 0, div.spec.rounds, (), (), (), div.variant.spread_recorded)
+    specials, notes = special_prizes(state, div, through, logs, advice)
     return PrizeList(
         div.spec.name,
         through,
@@ -357,4 +412,5 @@ def prize_list(
         tuple(place_prizes(div, through)),
         tuple(specials),
         tuple(notes),
+        div.variant.spread_recorded,
     )

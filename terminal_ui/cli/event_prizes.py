@@ -50,8 +50,7 @@ def _run(args: argparse.Namespace) -> int:
     from clock.tournament.ledger import EventLedger
     from clock.tournament.special_prizes import event_prize_lists
     from engine.tournament.report import check_played_through
-    from engine.tournament.sheets.prizes import prizes_sheet
-    from engine.tournament.sheets.text import sheet_text
+    from engine.tournament.sheets.prizes import prizes_text
 
     with EventLedger.open(args.log, readonly=True) as ledger:
         state = ledger.state
@@ -61,8 +60,10 @@ def _run(args: argparse.Namespace) -> int:
             else list(state.divisions.values())
         )
         check_played_through(divisions, args.round)
-        lists, skipped = event_prize_lists(state, divisions, args.games, args.round)
+        lists, skipped = event_prize_lists(
+            state, divisions, args.games, args.round, base=Path(args.log).parent
+        )
     for line in skipped:
         _say(line)
-    print("\n".join(sheet_text(prizes_sheet(state.spec.name, plist)) for plist in lists), end="")
+    print("\n".join(prizes_text(state.spec.name, plist) for plist in lists), end="")
     return 0

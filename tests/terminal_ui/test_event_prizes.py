@@ -23,14 +23,21 @@ SEEDS = (24, 17)
 """Ann v Cyd (Cyd's four bingos), Ben v Hal (Hal's 183, the highest play)."""
 
 
-def rackclock(*args: str | Path) -> subprocess.CompletedProcess[str]:
+def rackclock(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [RACKCLOCK, *map(str, args)], capture_output=True, text=True, timeout=60, check=False
+        [RACKCLOCK, *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        cwd=cwd,
     )
 
 
 def day(tmp_path: Path) -> Path:
-    """The ledger after two rounds; the tables' logs under ``tmp_path / "tables"``."""
+    """The ledger after two rounds; the tables' logs under ``tmp_path / "tables"``,
+    named by the results as ``event results`` run in the ledger's folder names them
+    (``tables/t1.sqlite``)."""
     games = [game_events(seed, "naspa") for seed in SEEDS]
     names = [p for g in games for p in replay_game(numbered(g))[0].players]
     players = ",\n".join(
@@ -51,7 +58,8 @@ def day(tmp_path: Path) -> Path:
             with EventLog.open(log) as gl:
                 for ev in events:
                     gl.append(ev)
-            got = take_results(ledger, str(log), read_game_log(log), round_=1, unsigned=True)
+            named = f"tables/t{i}.sqlite"
+            got = take_results(ledger, named, read_game_log(log), round_=1, unsigned=True)
             assert len(got.results) == 1, got
         ledger.append(Paired("A", 2, ((1, 3), (2, 4))))
         ledger.append(Result("A", 2, 1, 3, (412, 399)))
@@ -63,8 +71,12 @@ def test_the_logs_the_results_name_give_the_plays(tmp_path: Path) -> None:
     path = day(tmp_path)
     with EventLedger.open(path, readonly=True) as ledger:
         divs = list(ledger.state.divisions.values())
-        assert [p.name for p in named_logs(divs)] == ["t1.sqlite", "t2.sqlite"]
-        lists, skipped = event_prize_lists(ledger.state, divs)
+        here, missing = named_logs(divs, tmp_path)
+        assert (here, missing) == (
+            [tmp_path / "tables/t1.sqlite", tmp_path / "tables/t2.sqlite"],
+            [],
+        )
+        lists, skipped = event_prize_lists(ledger.state, divs, base=tmp_path)
     assert skipped == []
     (plist,) = lists
     assert plist.final
@@ -83,10 +95,8 @@ def test_event_prizes_prints_the_places_and_the_special_prizes(tmp_path: Path) -
     places = lines.index("Places")
     assert lines[places + 2].split()[:2] == ["prize", "#"]
     assert lines[places + 4].split()[0] == "1st"
-    assert any(
-        re.match(r"high play +Hal +183 +\S+ \S+ \S+ +round 1 table t2: ", ln) for ln in lines
-    )
-    assert any(re.match(r"most bingos +Cyd +4 bingo\(s\) +round 1 table t1: ", ln) for ln in lines)
+    assert any(re.match(r"high play +Hal +183 +\S+ \S+ +round 1 table 2: ", ln) for ln in lines)
+    assert any(re.match(r"most bingos +Cyd +4 bingo\(s\) +round 1 table 1: ", ln) for ln in lines)
     assert any(re.match(r"high game +\S+ +\d+ +round \d", ln) for ln in lines)
     assert verify_ledger(path) == before  # read-only
     early = rackclock("event", "prizes", path, "--round", "1")
@@ -110,3 +120,42 @@ def test_bad_input_is_one_line_and_changes_nothing(tmp_path: Path) -> None:
         assert len(got.stderr.strip().splitlines()) == 1
         assert got.stdout == ""
     assert verify_ledger(path) == before
+
+
+def test_the_logs_are_found_from_the_ledgers_folder_wherever_it_runs(tmp_path: Path) -> None:
+    # the results name tables/t1.sqlite (event results ran beside the ledger); the
+    # venue page or the director may run anywhere
+    path = day(tmp_path)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    got = rackclock("event", "prizes", path, cwd=elsewhere)
+    assert got.returncode == 0, got.stderr
+    assert got.stderr == ""
+    assert re.search(r"^high play +Hal +183 ", got.stdout, re.M), got.stdout
+    # a log gone: said once on stderr, its game gives no plays, the rest still do
+    (tmp_path / "tables" / "t2.sqlite").unlink()
+    got = rackclock("event", "prizes", path, cwd=elsewhere)
+    assert got.returncode == 0, got.stderr
+    assert got.stderr == (
+        f"the game log tables/t2.sqlite the results name is not here (from {tmp_path})\n"
+    )
+    assert "Note: 1 game(s) from tables have no log at hand (give --games)" in got.stdout
+    assert re.search(r"^most bingos +Cyd +4 bingo", got.stdout, re.M)
+    assert not re.search(r"^high play +Hal", got.stdout, re.M)
+
+
+def test_before_any_round_is_complete_it_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "early.sqlite"
+    text = (
+        'name = "Early"\n[[division]]\nname = "A"\nrounds = 2\nprizes = 2\n'
+        'plan = [{ rounds = "1-2", system = "swiss" }]\n'
+        'players = [{ name = "Ann", rating = 1500 }, { name = "Ben", rating = 1400 }]\n'
+    )
+    with EventLedger.create(path, text, "early.toml") as ledger:
+        ledger.append(Paired("A", 1, ((1, 2),)))
+    got = rackclock("event", "prizes", path)
+    assert (got.returncode, got.stdout, got.stderr) == (
+        0,
+        "division A: no round complete yet\n",
+        "",
+    )

@@ -7,43 +7,51 @@ from __future__ import annotations
 
 from engine.tournament.prizes import PrizeList, SpecialPrize
 from engine.tournament.sheets.sheet import Section, Sheet, signed
+from engine.tournament.sheets.text import sheet_text
 
-__all__ = ["prizes_sheet"]
+__all__ = ["prizes_sheet", "prizes_text"]
 
 
 def _amount(prize: SpecialPrize) -> str:
     return f"{prize.value} bingo(s)" if prize.kind == "most bingos" else str(prize.value)
 
 
-def _record(wins: float, losses: float, spread: int) -> tuple[str, str, str]:
-    return f"{wins:g}", f"{losses:g}", signed(spread)
+def _places(plist: PrizeList) -> Section:
+    """The places, with the columns the standings sheet has (spread where the variant
+    records it; a withdrawal marked where a prizewinner withdrew)."""
+    head = ["prize", "#", "player", "rating", "won", "lost"]
+    right = [False, True, False, True, True, True]
+    if plist.spread:
+        head.append("spread")
+        right.append(True)
+    marked = any(p.withdrew for p in plist.places)
+    if marked:
+        head.append("note")
+        right.append(False)
+    rows = []
+    for p in plist.places:
+        cells = [p.label, str(p.seed), p.name, str(p.rating), f"{p.wins:g}", f"{p.losses:g}"]
+        cells += [signed(p.spread)] if plist.spread else []
+        cells += [f"withdrew from round {p.withdrew}" if p.withdrew else ""] if marked else []
+        rows.append(tuple(cells))
+    provisional = (
+        () if plist.final else (f"Provisional: the division plays {plist.rounds} rounds.",)
+    )
+    return Section("Places", tuple(head), tuple(rows), tuple(right), provisional)
 
 
 def prizes_sheet(event: str, plist: PrizeList) -> Sheet:
     """The division's prize list as a sheet."""
-    places = tuple(
-        (p.label, str(p.seed), p.name, str(p.rating), *_record(p.wins, p.losses, p.spread))
-        for p in plist.places
-    )
     specials = tuple(
         (s.kind, s.name, _amount(s), s.play, "; ".join(g.text for g in s.games))
         for s in plist.specials
     )
     when = f"after round {plist.through}" if plist.through else "before round 1"
-    provisional = (
-        () if plist.final else (f"Provisional: the division plays {plist.rounds} rounds.",)
-    )
     title = f"{event or 'the event'}, division {plist.division}: prizes {when}"
     return Sheet(
         title,
         (
-            Section(
-                "Places",
-                ("prize", "#", "player", "rating", "won", "lost", "spread"),
-                places,
-                (False, True, False, True, True, True, True),
-                provisional,
-            ),
+            _places(plist),
             Section(
                 "Special prizes",
                 ("prize", "player", "score", "play", "game"),
@@ -53,3 +61,12 @@ def prizes_sheet(event: str, plist: PrizeList) -> Sheet:
             ),
         ),
     )
+
+
+def prizes_text(event: str, plist: PrizeList) -> str:
+    """The prize sheet as ``event prizes`` prints it and the console shows it; before
+    the division has a complete round, one line saying so (everyone would be level:
+    no prizewinner yet)."""
+    if not plist.through:
+        return f"division {plist.division}: no round complete yet\n"
+    return sheet_text(prizes_sheet(event, plist))

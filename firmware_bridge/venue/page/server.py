@@ -196,6 +196,8 @@ class VenuePage:
         """The event's ledger, open read-only while the page runs (None until it opens)."""
         self._prized: object = None
         """What the prize sheets were made from (the finished divisions' results)."""
+        self._said: set[str] = set()
+        """The prize lists' lines logged already (a missing game log: once, not each time)."""
         self.session = MqttSession(
             broker,
             identifier=client_id("viewer", venue, "page", unique=True),
@@ -264,14 +266,23 @@ class VenuePage:
         ]
         if made_from == self._prized:
             return
+        self._prized = made_from  # a failure is logged once, not every second
+        base = self.event_path.parent if self.event_path is not None else None
         try:
-            lists, skipped = await asyncio.to_thread(event_prize_lists, state, done)
+            lists, skipped = await asyncio.to_thread(
+                event_prize_lists,
+                state,
+                done,
+                base=base,
+                advice="copy the tables' logs where the results name them",
+            )
         except Exception:  # a bug of ours, or a log gone meanwhile: the page goes on
             log.exception("venue page: cannot make the prize lists")
             return
         for line in skipped:
-            log.warning("venue page: prizes: %s", line)
-        self._prized = made_from
+            if line not in self._said:
+                self._said.add(line)
+                log.warning("venue page: prizes: %s", line)
         self.model.prizes = {p.division: plain(prizes_sheet(state.spec.name, p)) for p in lists}
 
     async def _reread(self) -> None:

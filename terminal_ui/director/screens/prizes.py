@@ -9,7 +9,7 @@ from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
+from textual.containers import ScrollableContainer
 from textual.markup import escape
 from textual.screen import ModalScreen
 from textual.widgets import Static
@@ -17,8 +17,7 @@ from textual.widgets import Static
 from engine.events import Event
 from engine.tournament.live import complete_rounds
 from engine.tournament.prizes import prize_list
-from engine.tournament.sheets.prizes import prizes_sheet
-from engine.tournament.sheets.text import sheet_text
+from engine.tournament.sheets import prizes as prize_sheet
 from engine.tournament.state import EventState
 
 __all__ = ["PrizesScreen", "prizes_text"]
@@ -28,9 +27,10 @@ def prizes_text(state: EventState, logs: Iterable[Sequence[tuple[int, Event]]]) 
     """Every division's prize sheet after its complete rounds, as ``event prizes``
     prints it, the special prizes from ``logs`` (the events of each game log)."""
     held = [list(log) for log in logs if log]
+    advice = "give the console the tables' logs with --log"
     return "\n".join(
-        sheet_text(
-            prizes_sheet(state.spec.name, prize_list(state, div, complete_rounds(div), held))
+        prize_sheet.prizes_text(
+            state.spec.name, prize_list(state, div, complete_rounds(div), held, advice)
         )
         for div in state.divisions.values()
     )
@@ -38,7 +38,15 @@ def prizes_text(state: EventState, logs: Iterable[Sequence[tuple[int, Event]]]) 
 
 class PrizesScreen(ModalScreen[None]):
     """The prize list as it stood when the screen opened (open it again to refresh:
-    the special prizes replay every game held)."""
+    the special prizes replay every game held). The sheet is wider than most
+    terminals (the special prizes name their games): it takes the whole screen and
+    scrolls sideways rather than wrap a table's lines into each other."""
+
+    DEFAULT_CSS = """
+    #prizes-dialog { width: 100%; height: 100%; border: thick $primary;
+                     background: $surface; padding: 0 1; overflow-x: auto; overflow-y: auto; }
+    #prizes { width: auto; height: auto; }
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "dismiss(None)", "Close"),
@@ -51,5 +59,5 @@ class PrizesScreen(ModalScreen[None]):
         """The prize list as the screen shows it (escaped only for Textual's markup)."""
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="dialog"):
-            yield Static(escape(self.shown), id="prizes")
+        with ScrollableContainer(id="prizes-dialog"):
+            yield Static(escape(self.shown.rstrip("\n")), id="prizes")
