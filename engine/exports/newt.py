@@ -21,7 +21,7 @@ rounds not played. A division with rating classes gives each player ``etc.class`
 The rounds are read in tsh's terms once, by :func:`engine.tournament.tsh.division_t_lines`
 (the ``.t`` files' reading: the manual's forfeit as opponent 0 and the spread), so
 the feed and the ``.t`` files cannot disagree; the tables are
-:func:`engine.tournament.sheets.pairings.table_numbers`' numbers, as the tables and
+:func:`engine.tournament.assignment.table_numbers`' numbers, as the tables and
 the sheets have them. Pure: an event's state in, bytes out.
 """
 
@@ -30,7 +30,7 @@ from __future__ import annotations
 import msgspec
 
 from engine.exports.tfile import TLine
-from engine.tournament.sheets.pairings import table_numbers
+from engine.tournament.assignment import table_numbers
 from engine.tournament.state import DivisionState, EventState
 from engine.tournament.tsh import division_t_lines
 

@@ -5,8 +5,9 @@ director publishes a round, or read from the event's ledger by a table without a
 broker. Tables are numbered through the round, division after division (in the
 event file's order), in the order the pairings list them; a bye has no table.
 :func:`round_assignments` is the one place the numbers come from: ``event pair``,
-``show`` and ``publish``, the broker, ``LEDGER@tN`` and the results' check of a
-game's table all use it, so a game has one number everywhere.
+``show`` and ``publish``, the broker, ``LEDGER@tN``, the results' check of a
+game's table, the sheets, the prizes and tsh's feed all use it (the last three
+through :func:`table_numbers`), so a game has one number everywhere.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 import msgspec
 
 from engine.tournament.errors import EventFileError
-from engine.tournament.state import EventState
+from engine.tournament.state import DivisionState, EventState
 
 __all__ = [
     "Assignment",
@@ -23,6 +24,7 @@ __all__ = [
     "latest_paired_round",
     "other_rounds_tables",
     "round_assignments",
+    "table_numbers",
 ]
 
 
@@ -83,6 +85,18 @@ def round_assignments(state: EventState, round_: int, *, anchor: str = "") -> li
     if not out:
         raise EventFileError(f"round {round_} is not paired in any division")
     return out
+
+
+def table_numbers(state: EventState, div: DivisionState, round_: int) -> dict[tuple[int, int], int]:
+    """The division's pairs of ``round_`` (paired) and their tables: each pair as
+    paired (the first named starts), byes left out.
+
+    Raises:
+        EventFileError: No division has paired the round.
+    """
+    return {
+        a.seeds: a.table for a in round_assignments(state, round_) if a.division == div.spec.name
+    }
 
 
 def latest_paired_round(state: EventState) -> int:

@@ -61,7 +61,7 @@ def division_t_lines(div: DivisionState) -> list[TLine]:
         scores: list[int] = []
         p12: list[int] = []
         for rnd in rounds:
-            pair = next((p for p in div.pairings[rnd].pairs if seed in p), None)
+            pair = div.pair_of(seed, rnd)
             res = div.result(rnd, pair) if pair is not None else None
             if pair is None or (res is not None and res.kind in ("forfeit", "absent")):
                 # not paired (withdrawn, not yet entered: tsh's inactive player, score 0),

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import msgspec
 
-from engine.tournament.assignment import round_assignments
+from engine.tournament.assignment import table_numbers
 from engine.tournament.sheets.sheet import Section, Sheet, signed
 from engine.tournament.state import DivisionState, EventState
 
@@ -19,7 +19,6 @@ __all__ = [
     "pairings",
     "pairings_round",
     "pairings_sheet",
-    "table_numbers",
 ]
 
 
@@ -81,12 +80,6 @@ def pairings_round(div: DivisionState, after: int) -> int:
     if after + 1 in div.pairings:
         return after + 1
     return after if after in div.pairings else 0
-
-
-def table_numbers(state: EventState, div: DivisionState, rnd: int) -> dict[tuple[int, int], int]:
-    """The division's pairs of ``rnd`` and their tables, numbered as the broker and
-    ``event show`` number them (one function: ``round_assignments``)."""
-    return {a.seeds: a.table for a in round_assignments(state, rnd) if a.division == div.spec.name}
 
 
 def pairings(state: EventState, div: DivisionState, rnd: int) -> Pairings:

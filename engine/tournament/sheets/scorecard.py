@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import msgspec
 
+from engine.tournament.assignment import table_numbers
 from engine.tournament.scores import score_text
-from engine.tournament.sheets.pairings import table_numbers
 from engine.tournament.sheets.sheet import Section, Sheet, signed
 from engine.tournament.standings import Outcome, Standing
 from engine.tournament.state import DivisionState, EventState
@@ -73,12 +73,6 @@ def _word(kind: str, win: float) -> str:
     return f"forfeit {word}" if kind == "forfeit" else word
 
 
-def _unpaired(div: DivisionState, seed: int, rnd: int) -> str:
-    if div.joined.get(seed, 1) > rnd:
-        return "not entered"
-    return "withdrawn" if div.left.get(seed, 1 << 30) <= rnd else "not paired"
-
-
 def _row(
     div: DivisionState,
     seed: int,
@@ -88,12 +82,10 @@ def _row(
     o: Outcome | None,
 ) -> ScorecardRow:
     """``seed``'s round ``rnd``, with ``rec`` the record after it and ``o`` its result."""
-    paired = div.pairings.get(rnd)
-    pair = next((p for p in paired.pairs if seed in p), None) if paired else None
-    if pair is None:
-        return ScorecardRow(
-            rnd, _unpaired(div, seed, rnd), wins=rec.wins, losses=rec.losses, total=rec.spread
-        )
+    pair = div.pair_of(seed, rnd)
+    if pair is None:  # not entered, withdrawn, not paired: the status says which
+        status = div.status(seed, rnd)
+        return ScorecardRow(rnd, status, wins=rec.wins, losses=rec.losses, total=rec.spread)
     opponent = pair[1] if pair[0] == seed else pair[0]
     played = o is not None and o.kind == "game"
     return ScorecardRow(

@@ -55,14 +55,14 @@ def _cell(o: Outcome) -> str:
     return f"{letter}{signed(o.spread)}{mark} #{o.opponent}"
 
 
+_MARKS = {"not entered": "", "withdrawn": "wd", "not paired": "-"}
+
+
 def _unplayed(div: DivisionState, seed: int, rnd: int) -> str:
-    paired = div.pairings.get(rnd)
-    pair = next((p for p in paired.pairs if seed in p), None) if paired else None
+    pair = div.pair_of(seed, rnd)
     if pair is not None:
         return f"? #{pair[1] if pair[0] == seed else pair[0]}"
-    if div.joined.get(seed, 1) > rnd:
-        return ""
-    return "wd" if div.left.get(seed, 1 << 30) <= rnd else "-"
+    return _MARKS[div.status(seed, rnd)]
 
 
 def wallchart(state: EventState, div: DivisionState, through: int) -> Wallchart:
