@@ -37,7 +37,10 @@ def register(sub: Any) -> None:
         ),
     )
     cmd.add_argument("--venue", help="with --broker: follow only this venue's tables")
-    cmd.add_argument("--name", default="director", help="your name, logged with every ruling")
+    cmd.add_argument(
+        "--name",
+        help="your name, logged with every ruling and result (default: the OS user)",
+    )
     cmd.add_argument("--desk", default="desk", help="this console's name on the broker")
     cmd.add_argument(
         "--neutral-alert-s",
@@ -57,7 +60,10 @@ def register(sub: Any) -> None:
         "--event",
         type=Path,
         metavar="LEDGER",
-        help="the event's ledger: results taken from the tables as games are signed; key S",
+        help=(
+            "the event's ledger: results taken from the tables as games are signed; "
+            "key S shows the event, key I takes results from paper slips"
+        ),
     )
     cmd.set_defaults(handler=run)
 
@@ -67,6 +73,7 @@ def run(args: argparse.Namespace) -> int:
     from clock.log.eventlog import LogError
     from clock.log.log_files import log_files
     from engine.errors import EngineError
+    from terminal_ui.cli.event_slips import who
     from terminal_ui.director.app import DirectorApp
     from terminal_ui.director.config import DirectorConfig
 
@@ -102,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
     cfg = DirectorConfig(
         broker=args.broker,
         logs=tuple(logs),
-        name=args.name,
+        name=who(args.name),  # as event slips and event result name who records
         desk=args.desk,
         neutral_alert_s=args.neutral_alert_s,
         export_dir=args.export_dir,

@@ -13,14 +13,16 @@ from pathlib import Path
 import pytest
 from textual import events
 from textual.pilot import Pilot
+from textual.widgets import RichLog
 
 from clock.tournament.ledger import EventLedger
 from engine.tournament.pairing.pair_round import draw
-from engine.tournament.records import Result, Retracted
+from engine.tournament.records import Paired, Result, Retracted
+from engine.tournament.state import EventState
 from terminal_ui.cli import main
 from terminal_ui.director.app import DirectorApp
 from terminal_ui.director.config import DirectorConfig
-from terminal_ui.director.screens.slips import SlipsScreen
+from terminal_ui.director.screens.slips import SlipLine, SlipsScreen
 from tests.helpers import until
 
 FIRST = ["Ann", "Ben", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon"]
@@ -85,12 +87,19 @@ async def type_line(pilot: Pilot[int], line: str) -> int:
     return len(keys)
 
 
-def check_standings(log: Path, want: dict[int, tuple[int, int]]) -> None:
-    with EventLedger.open(log, readonly=True) as ledger:
-        div = ledger.state.division("A")
-        assert div.missing(1) == []
-        got = {row.seed: (row.wins, row.spread) for row in div.standings(1)}
+def check_standings(state: EventState, want: dict[int, tuple[int, int]]) -> None:
+    """Round 1 complete, each player's wins and spread as ``want`` says. ``state``: the
+    console's own while it runs (one writer opens the ledger: never a second open)."""
+    div = state.division("A")
+    assert div.missing(1) == []
+    got = {row.seed: (row.wins, row.spread) for row in div.standings(1)}
     assert got == {s: (float(w), sp) for s, (w, sp) in want.items()}
+
+
+def ledger_state(log: Path) -> EventState:
+    """The event as its ledger has it, read once the console has closed it."""
+    with EventLedger.open(log, readonly=True) as ledger:
+        return ledger.state
 
 
 async def test_a_100_game_round_from_slips_at_the_console(tmp_path: Path) -> None:
@@ -116,7 +125,8 @@ async def test_a_100_game_round_from_slips_at_the_console(tmp_path: Path) -> Non
         assert len(keys_of("3 410 7 385")) == 12
         assert typed / len(lines) <= 15, typed / len(lines)
         print(f"\n100 results typed at the console: {typed} keys, {took:.1f} s")
-        check_standings(log, want)
+        assert app.desk is not None
+        check_standings(app.desk.state, want)
         # a slip typed twice, a typo, then undo and a correction: logged with who
         await type_line(pilot, lines[0])
         assert screen.said[-1].startswith("refused: already in as typed")
@@ -132,10 +142,9 @@ async def test_a_100_game_round_from_slips_at_the_console(tmp_path: Path) -> Non
         assert screen.said[-1].startswith("corrected: R1 T")
         await pilot.press("escape")
         await until(pilot, lambda: not isinstance(app.screen, SlipsScreen), "the overview")
-    check_standings(log, want)
-    with EventLedger.open(log, readonly=True) as ledger:
-        n = ledger.state.records
-        assert n == 1 + 1 + 100 + 3  # created, paired, 100 results, undo, retyped, correction
+    state = ledger_state(log)
+    check_standings(state, want)
+    assert state.records == 1 + 1 + 100 + 3  # created, paired, 100 results, undo, retyped, fix
     made = [r for r in ledger_records(log) if isinstance(r, Result | Retracted)]
     assert {r.by for r in made} == {"kim"}
     assert [(type(r).__name__, r.reason) for r in made[-3:]] == [
@@ -146,12 +155,12 @@ async def test_a_100_game_round_from_slips_at_the_console(tmp_path: Path) -> Non
 
 
 def ledger_records(log: Path) -> list[object]:
-    """The ledger's records as written, in order."""
+    """The ledger's records as written, in order (read-only: never a second writer)."""
     import sqlite3
 
     from engine.tournament.records import decode_record
 
-    conn = sqlite3.connect(log)
+    conn = sqlite3.connect(f"file:{log}?mode=ro", uri=True)
     try:
         return [decode_record(body) for (body,) in conn.execute("SELECT body FROM records")]
     finally:
@@ -177,7 +186,7 @@ def test_slips_piped_to_the_command_line(
         "line 13: refused: both players are #1 Ann Able",
         f"line 14: refused: already in as typed: {out.out.splitlines()[0]}",
     ]
-    check_standings(log, want)
+    check_standings(ledger_state(log), want)
     assert main(["event", "missing", str(log)]) == 0
     assert capsys.readouterr().out == "division A round 1: every result is in\n"
     assert {r.by for r in ledger_records(log) if isinstance(r, Result | Retracted)} == {"lee"}
@@ -208,3 +217,82 @@ def test_event_missing_and_result_by_number_or_prefix(
     assert "'a' fits several players" in capsys.readouterr().err
     assert main(["event", "missing", str(log), "--round", "0"]) == 2
     assert "--round 0: rounds are numbered from 1" in capsys.readouterr().err
+
+
+LONG = """
+name = "Long Names Open"
+[[division]]
+name = "A"
+rounds = 3
+plan = [{ rounds = "1-3", system = "swiss" }]
+players = [
+  { name = "Maximiliana Bartholomew-Featherstonehaugh", rating = 1900 },
+  { name = "Konstantinos Papadopoulos-Vandenberghe", rating = 1800 },
+  { name = "Fay Fox", rating = 1700 },
+  { name = "Wes Wren", rating = 1600 },
+  { name = "Sid Sax", rating = 1500 },
+  { name = "Pip Rex", rating = 1400 },
+]
+"""
+
+
+def on_screen(screen: SlipsScreen, width: int) -> str:
+    """The slip log as shown, its lines joined with no spaces (a wrap breaks at a
+    space), after checking every line fits the log and the log the terminal."""
+    log = screen.query_one("#echo", RichLog)
+    assert log.region.right <= width, (log.region, width)
+    inner = log.scrollable_content_region.width
+    assert all(line.cell_length <= inner for line in log.lines), (
+        inner,
+        [(line.cell_length, line.text) for line in log.lines],
+    )
+    return "".join("".join(line.text.split()) for line in log.lines)
+
+
+@pytest.mark.parametrize("width", [80, 120])
+async def test_the_slip_screen_wraps_long_answers_and_keeps_letters_in_the_line(
+    tmp_path: Path, width: int
+) -> None:
+    log = tmp_path / "long.sqlite"
+    with EventLedger.create(log, LONG, "long.toml") as ledger:
+        ledger.append(Paired("A", 1, ((1, 2), (3, 4), (5, 6))))
+    app = DirectorApp(DirectorConfig(logs=(), export_dir=tmp_path, event=log, name="kim"))
+    async with app.run_test(size=(width, 30)) as pilot:
+        await pilot.press("i")
+        await until(pilot, lambda: isinstance(app.screen, SlipsScreen), "the slip screen")
+        screen = app.screen
+        assert isinstance(screen, SlipsScreen)
+        # letters that are console keys elsewhere (a r f n e p x s w i) stay in the line
+        await type_line(pilot, "fay f")
+        await type_line(pilot, "maximiliana 410 konstantinos papa 385")
+        await type_line(pilot, "maximiliana 400 fay 300")  # refused: a long reason
+        assert screen.said == [
+            "R1 T2  #4 Wes Wren wins: #3 Fay Fox forfeits  (+50)",
+            "R1 T1  #1 Maximiliana Bartholomew-Featherstonehaugh 410 - "
+            "#2 Konstantinos Papadopoulos-Vandenberghe 385  (+25)",
+            "refused: #1 Maximiliana Bartholomew-Featherstonehaugh and #3 Fay Fox are not "
+            "paired together in round 1: #1 Maximiliana Bartholomew-Featherstonehaugh plays "
+            "#2 Konstantinos Papadopoulos-Vandenberghe at T1; #3 Fay Fox plays #4 Wes Wren at T2",
+        ]
+        assert len(screen.said[-1]) > 100
+        shown = on_screen(screen, width)
+        for said in screen.said:
+            assert "".join(said.split()) in shown
+        # pasted lines are entered one by one, as typed
+        screen.query_one(SlipLine).post_message(events.Paste("sid 300 pip 280\nm\n"))
+        await until(pilot, lambda: len(screen.said) == 5, "the pasted lines")
+        assert screen.said[3].startswith("R1 T3  #5 Sid Sax 300 - #6 Pip Rex 280")
+        assert screen.said[4] == "division A round 1: every result is in"
+        # closed and opened again, u still undoes the last entry
+        await pilot.press("escape")
+        await until(pilot, lambda: not isinstance(app.screen, SlipsScreen), "the overview")
+        await pilot.press("i")
+        await until(pilot, lambda: isinstance(app.screen, SlipsScreen), "the slip screen")
+        again = app.screen
+        assert isinstance(again, SlipsScreen)
+        await type_line(pilot, "u")
+        assert again.said == [
+            "undone: R1 T3  #5 Sid Sax 300 - #6 Pip Rex 280  (+20)  (no result again)"
+        ]
+        assert app.desk is not None
+        assert app.desk.state.division("A").missing(1) == [(5, 6)]
