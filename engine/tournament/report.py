@@ -20,6 +20,7 @@ from engine.tournament.standings import Standing
 from engine.tournament.state import DivisionState, EventState
 
 __all__ = [
+    "by_rule_marks",
     "check_played_through",
     "pairing_lines",
     "place_text",
@@ -97,11 +98,12 @@ def _points(div: DivisionState, row: Standing) -> str:
     return f"{row.wins:g}"
 
 
-def _by_rule(div: DivisionState, seed: int, through: int | None) -> str:
-    """What in ``seed``'s record was not played over the board, in round order: the
-    games won or lost by rule, the byes (unrated, NZASP 9.3) and a withdrawal:
-    `` (round 1: lost by resignation; round 2: bye; withdrew from round 3)``; empty
-    when none."""
+def by_rule_marks(div: DivisionState, seed: int, through: int | None) -> list[str]:
+    """What in ``seed``'s record through round ``through`` (None: every round) was not
+    played over the board, in round order: the games won or lost by rule, the byes
+    (unrated, NZASP 9.3) and a withdrawal: ``round 1: lost by resignation``,
+    ``round 2: bye``, ``withdrew from round 3``; ``event standings`` and the
+    standings sheet show these."""
     marks = []
     for rnd in sorted(set(div.results) | set(div.pairings)):
         if through is not None and rnd > through:
@@ -118,10 +120,13 @@ def _by_rule(div: DivisionState, seed: int, through: int | None) -> str:
             elif res.kind == "forfeit":
                 how = {"resigned": "resignation", "lateness": "lateness"}.get(res.cause, "forfeit")
                 marks.append(f"round {rnd}: {'won' if res.won(seed) else 'lost'} by {how}")
-    left = div.left.get(seed)
-    if left is not None and (through is None or left <= through + 1):
-        # the first round not paired for them: shown once the standings reach it
+    if left := div.withdrawn_from(seed, through):
         marks.append(f"withdrew from round {left}")
+    return marks
+
+
+def _by_rule(div: DivisionState, seed: int, through: int | None) -> str:
+    marks = by_rule_marks(div, seed, through)
     return f"  ({'; '.join(marks)})" if marks else ""
 
 

@@ -102,6 +102,12 @@ class DivisionState:
             return "not entered"
         return "withdrawn" if self.left.get(seed, 1 << 30) <= round_ else "not paired"
 
+    def withdrawn_from(self, seed: int, through: int | None = None) -> int:
+        """The first round ``seed`` is not paired in after withdrawing, once standings
+        through round ``through`` reach it (None: any); 0 while still in, or not yet shown."""
+        left = self.left.get(seed, 0)
+        return left if left and (through is None or left <= through + 1) else 0
+
     def by_rating(self, seeds: Iterable[int]) -> list[int]:
         """Seeds ordered highest rated first (entry order among equals)."""
         ratings = self.ratings

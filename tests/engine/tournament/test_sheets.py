@@ -205,3 +205,6 @@ def test_a_players_pair_and_status_in_a_round() -> None:
     assert [div.status(s, 3) for s in (1, 6, 8)] == ["paired", "withdrawn", "paired"]
     assert div.status(8, 2) == "not entered"
     assert div.status(1, 4) == "not paired"
+    # Fay withdrew from round 3: shown once the standings reach round 3
+    assert [div.withdrawn_from(6, t) for t in (1, 2, 3, None)] == [0, 3, 3, 3]
+    assert div.withdrawn_from(1) == 0
