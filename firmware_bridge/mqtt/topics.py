@@ -52,6 +52,7 @@ __all__ = [
     "every_table",
     "owned_id",
     "parse_topic",
+    "process_id",
     "process_tag",
     "table_from_path",
     "table_order",
@@ -236,18 +237,37 @@ def client_id(
 ) -> str:
     """An MQTT client identifier from role, table and host.
 
-    Stable by default, so a reconnecting client resumes its persistent session (a
-    table's: the key to its queued presses and director commands); distinct per
-    role, table and host, so two programs never fight over one identifier (the
-    broker drops the older connection and they would flap forever). ``unique``: a
-    program two of which may run at once (a venue page, a hub, a director's desk, a
-    spectator) adds :func:`process_tag`, so a second projector does not knock the
-    first off; its session ends with it.
+    Stable, so a reconnecting client resumes its persistent session (a table's: the
+    key to its queued presses and director commands); distinct per role, table and
+    host, so two programs never fight over one identifier (the broker drops the older
+    connection and they would flap forever). A program two of which may run at once
+    takes :func:`process_id` instead.
     """
+    if unique:  # the venue page's, until it moves to process_id
+        return process_id(role, _check("venue", venue), _check("table", table), host=host)
+    return _ident(role, (_check("venue", venue), _check("table", table)), host)
+
+
+def process_id(role: Role, *names: str, host: str | None = None) -> str:
+    """An MQTT client identifier of this process alone, for a program two of which may
+    run at once (a venue page, a hub, a director's desk, a spectator, a reader of
+    assignments): ``rackclock-<role>-<names>-<host>-<pid>-<random>``, so a second
+    projector does not knock the first off; its session ends with it.
+
+    >>> process_id("viewer", "club", "page", host="pc").startswith("rackclock-viewer-club-page-pc-")
+    True
+    >>> process_id("director", "hub") != process_id("director", "hub")
+    True
+    """
+    safe = tuple(_UNSAFE.sub("_", name) or "_" for name in names)
+    return f"{_ident(role, safe, host)}-{process_tag()}"
+
+
+def _ident(role: Role, names: tuple[str, ...], host: str | None) -> str:
+    """``rackclock-<role>-<names>-<host>`` (this machine's name by default, made safe)."""
     name = host if host is not None else socket.gethostname()
     safe = _UNSAFE.sub("_", name).strip("_") or "host"
-    ident = f"rackclock-{role}-{_check('venue', venue)}-{_check('table', table)}-{safe}"
-    return f"{ident}-{process_tag()}" if unique else ident
+    return "-".join(("rackclock", role, *names, safe))
 
 
 def process_tag() -> str:

@@ -46,9 +46,9 @@ from firmware_bridge.mqtt.connection import (
 from firmware_bridge.mqtt.topics import (
     Role,
     TableTopics,
-    client_id,
     every_table,
     parse_topic,
+    process_id,
     table_order,
 )
 
@@ -101,7 +101,7 @@ async def publish_assignments(
     held = await retained_assignments(broker, venue, role="director", timeout_s=timeout_s)
     session = MqttSession(
         broker,
-        identifier=client_id("director", venue, "event", unique=True),
+        identifier=process_id("director", venue, "event"),
         session_expiry_s=0,
     )
     session.start()
@@ -148,7 +148,7 @@ async def retained_assignments(
 
     session = MqttSession(
         broker,
-        identifier=client_id(role, venue, "assignments", unique=True),
+        identifier=process_id(role, venue, "assignments"),
         subscriptions=[every_table(venue, "assignment")],
         on_message=on_message,
         session_expiry_s=0,
@@ -207,7 +207,7 @@ async def follow_assignment(
 
     session = MqttSession(
         broker,
-        identifier=client_id("viewer", table.venue, table.table, unique=True) + "-follow",
+        identifier=process_id("viewer", table.venue, table.table, "follow"),
         subscriptions=[table.assignment],
         on_message=on_message,
         session_expiry_s=0,
@@ -248,7 +248,7 @@ async def fetch_assignment(
 
     session = MqttSession(
         broker,
-        identifier=client_id("viewer", table.venue, table.table, unique=True) + "-assignment",
+        identifier=process_id("viewer", table.venue, table.table, "assignment"),
         subscriptions=[table.assignment],
         on_message=on_message,
         session_expiry_s=0,

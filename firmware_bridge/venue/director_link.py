@@ -30,7 +30,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import socket
 import time
 import uuid
 from collections.abc import Callable
@@ -49,7 +48,7 @@ from firmware_bridge.mqtt.topics import (
     TopicError,
     every_table,
     parse_topic,
-    process_tag,
+    process_id,
 )
 from firmware_bridge.venue.publisher import GET_LOG
 from firmware_bridge.venue.table_document import BadDocument, HeldDocument, Notices, bad_status
@@ -101,9 +100,9 @@ class DirectorLink:
     Args:
         broker: The broker (a path in its URL is ignored).
         desk: Names this console in reply topics and command ids.
-        identifier: MQTT client id; default ``rackclock-director-<desk>-<host>-<tag>``
-            (:func:`process_tag`: two desks of one name, or two hubs, never knock
-            each other off), behind the login's name.
+        identifier: MQTT client id; default ``rackclock-director-<desk>-<host>-<pid>-<random>``
+            (:func:`~firmware_bridge.mqtt.topics.process_id`: two desks of one name, or
+            two hubs, never knock each other off), behind the login's name.
         on_change: Called with the table after each state or status (must not block).
         session_expiry_s: The broker keeps our session this long while we are away
             (short: a director who is away needs no queue of old states).
@@ -137,7 +136,6 @@ class DirectorLink:
         holds the link may replace it (the venue benchmark times the hub this way)."""
         self._pending: dict[str, tuple[TableTopics, asyncio.Future[dict[str, Any]]]] = {}
         """Commands waiting for their reply, by id: the table asked, and the answer."""
-        host = socket.gethostname().translate(_UNSAFE) or "host"
         # the small live documents, not the snapshots: a venue's traffic stays small
         subs = [every_table(venue, "live"), every_table(venue, "status")]
         if broker.protocol == 5:
@@ -146,7 +144,7 @@ class DirectorLink:
             subs.append(every_table(venue, "director/replies"))
         self.session = MqttSession(
             broker,
-            identifier=identifier or f"rackclock-director-{self.desk}-{host}-{process_tag()}",
+            identifier=identifier or process_id("director", self.desk),
             subscriptions=subs,
             on_message=self._on_message,
             session_expiry_s=session_expiry_s,

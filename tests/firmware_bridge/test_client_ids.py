@@ -5,9 +5,11 @@ page, the hub, a director's desk, the assignment readers) never share one."""
 
 from __future__ import annotations
 
+import os
+
 from firmware_bridge.host.mqtt_clock import MqttClock
 from firmware_bridge.mqtt.connection import MqttSession, parse_url, table_connection
-from firmware_bridge.mqtt.topics import client_id, owned_id
+from firmware_bridge.mqtt.topics import client_id, owned_id, process_id
 from firmware_bridge.venue.director_link import DirectorLink
 from firmware_bridge.venue.page.server import VenuePage
 
@@ -39,9 +41,19 @@ def test_pages_hubs_and_desks_each_have_their_own_id() -> None:
     idents = [s.identifier for s in pages + hubs]
     assert len(set(idents)) == 4
     assert [i.split("-", 1)[0] for i in idents] == ["viewer", "viewer", "hub", "hub"]
-    assert client_id("viewer", "club", "page", unique=True) != client_id(
-        "viewer", "club", "page", unique=True
-    )
+    assert [i.split("-", 2)[1] for i in idents] == ["rackclock"] * 4
+    assert process_id("viewer", "club", "page") != process_id("viewer", "club", "page")
     assert client_id("viewer", "club", "page", host="pc") == client_id(
         "viewer", "club", "page", host="pc"
     )
+
+
+def test_a_process_id_is_the_stable_id_and_a_tag_of_its_own() -> None:
+    stable = client_id("viewer", "club", "page", host="pc")
+    mine = process_id("viewer", "club", "page", host="pc")
+    assert mine.startswith(stable + "-")
+    pid, tag = mine.removeprefix(stable + "-").split("-")
+    assert pid == str(os.getpid())
+    assert len(tag) == 6
+    # a desk's name is made safe, not refused (a director may call it anything)
+    assert process_id("director", "desk 2/ö", host="pc").startswith("rackclock-director-desk_2_")

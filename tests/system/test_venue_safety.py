@@ -333,11 +333,13 @@ async def test_another_login_cannot_take_a_tables_client_id(
             ("t2", table_id),
             ("t1", client_id("service", "club", "t1", host="pc")),  # no login in front
             ("t1", "t10-" + table_id),  # t10's, not t1's
+            ("t1", ""),  # left to the broker: it would be auto-<uuid>, not t1's
         ):
             with pytest.raises(aiomqtt.MqttError, match=r"[Nn]ot authori[sz]ed"):
                 async with client(broker, logins, user, identifier=ident):
                     pass
         assert f"refused client id '{table_id}' for login 'viewer'" in broker.log()
+        assert "refused client id 'auto-" in broker.log()
 
     async with table() as t1:
         await t1.subscribe(commands, qos=1)
