@@ -232,9 +232,7 @@ def table_from_path(path: str) -> TableTopics | None:
     raise TopicError(f"URL path {path!r} must be /<venue>/<table> or /<table>")
 
 
-def client_id(
-    role: Role, venue: str, table: str, *, host: str | None = None, unique: bool = False
-) -> str:
+def client_id(role: Role, venue: str, table: str, *, host: str | None = None) -> str:
     """An MQTT client identifier from role, table and host.
 
     Stable, so a reconnecting client resumes its persistent session (a table's: the
@@ -243,8 +241,6 @@ def client_id(
     connection and they would flap forever). A program two of which may run at once
     takes :func:`process_id` instead.
     """
-    if unique:  # the venue page's, until it moves to process_id
-        return process_id(role, _check("venue", venue), _check("table", table), host=host)
     return _ident(role, (_check("venue", venue), _check("table", table)), host)
 
 

@@ -36,7 +36,7 @@ from engine.tournament.live import complete_rounds
 from engine.tournament.sheets.prizes import prizes_sheet
 from engine.tournament.state import EventState
 from firmware_bridge.mqtt.connection import BrokerSettings, MqttSession
-from firmware_bridge.mqtt.topics import client_id
+from firmware_bridge.mqtt.topics import process_id
 from firmware_bridge.venue.page.model import VenueModel, plain, table_topics
 
 __all__ = ["VenuePage", "app"]
@@ -200,7 +200,7 @@ class VenuePage:
         """The prize lists' lines logged already (a missing game log: once, not each time)."""
         self.session = MqttSession(
             broker,
-            identifier=client_id("viewer", venue, "page", unique=True),
+            identifier=process_id("viewer", venue, "page"),
             subscriptions=table_topics(venue),
             on_message=self._on_message,
             on_connect=self._on_connect,
