@@ -5,10 +5,14 @@ round 2 from slips; the special prizes read from the logs the results name or fr
 
 from __future__ import annotations
 
+import logging
 import re
 import subprocess
 import sys
 from pathlib import Path
+
+import msgspec
+import pytest
 
 from clock.log.eventlog import EventLog
 from clock.tournament.gamelogs import read_game_log, take_results
@@ -16,6 +20,8 @@ from clock.tournament.ledger import EventLedger, verify_ledger
 from clock.tournament.special_prizes import event_prize_lists, named_logs
 from engine.rules.replay import replay as replay_game
 from engine.tournament.records import Paired, Result
+from firmware_bridge.mqtt.connection import BrokerSettings
+from firmware_bridge.venue.page import server
 from tests.support.gamelog import game_events, numbered
 
 RACKCLOCK = str(Path(sys.executable).parent / "rackclock")
@@ -159,3 +165,40 @@ def test_before_any_round_is_complete_it_says_so(tmp_path: Path) -> None:
         "division A: no round complete yet\n",
         "",
     )
+
+
+async def test_the_venue_page_finds_the_logs_and_says_each_trouble_once(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the page runs from another folder than event results did (pytest's: the repo)
+    path = day(tmp_path)
+    (tmp_path / "tables" / "t2.sqlite").unlink()
+    page = server.VenuePage(BrokerSettings(), "club", host="127.0.0.1", port=0, event=path)
+    caplog.set_level(logging.WARNING, logger=server.log.name)
+    with EventLedger.open(path, readonly=True) as ledger:
+        state = ledger.state
+    await page._prizes(state)
+    sheet = page.model.prizes["A"]
+    assert "most bingos" in str(sheet)  # t1's plays, found from the ledger's folder
+    said = [r.getMessage() for r in caplog.records]
+    assert said == [
+        "venue page: prizes: the game log tables/t2.sqlite the results name is not here "
+        f"(from {tmp_path})"
+    ]
+    # a correction makes the sheet again: the missing log is not said a second time
+    old = state.division("A").results[2][(2, 4)]
+    state.apply(msgspec.structs.replace(old, scores=(381, 420), reason="typo"))
+    await page._prizes(state)
+    assert len(caplog.records) == 1
+    # a failure is logged once, not every second until the results change
+
+    def broken(*_: object, **__: object) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(server, "event_prize_lists", broken)
+    state.apply(msgspec.structs.replace(old, scores=(382, 420), reason="typo again"))
+    await page._prizes(state)
+    await page._prizes(state)
+    assert [r.getMessage() for r in caplog.records][1:] == [
+        "venue page: cannot make the prize lists"
+    ]
