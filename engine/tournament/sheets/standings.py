@@ -1,13 +1,14 @@
 """The standings as posted: place (``2=`` for a shared place, as ``event standings``
 writes it), player number, name, rating, wins, losses, spread and, where the
-division has rating classes, each player's class; a withdrawn player marked."""
+division has rating classes, each player's class; and the marks ``event standings``
+shows: the byes, the games decided by rule, a withdrawal."""
 
 from __future__ import annotations
 
 import msgspec
 
 from engine.tournament.live import standings_label
-from engine.tournament.report import place_text
+from engine.tournament.report import by_rule_marks, place_text
 from engine.tournament.sheets.sheet import Section, Sheet, signed
 from engine.tournament.state import DivisionState, EventState
 
@@ -29,6 +30,9 @@ class StandingRow(msgspec.Struct, frozen=True):
     """Empty when the division has no classes."""
     withdrew: int = 0
     """The first round the player was not paired in after withdrawing; 0: still in."""
+    marks: tuple[str, ...] = ()
+    """What was not played over the board, as ``event standings`` marks it:
+    ``round 2: bye``, ``round 3: lost by forfeit``, ``withdrew from round 4``."""
 
 
 class Standings(msgspec.Struct, frozen=True):
@@ -54,10 +58,6 @@ def standings(state: EventState, div: DivisionState, through: int) -> Standings:
     out = []
     for row in rows:
         player = div.players[row.seed - 1]
-        left = div.left.get(row.seed, 0)
-        # shown once the standings reach the first round they are not paired in,
-        # as the standings' own marks show it (report._by_rule)
-        withdrew = left if left and left <= through + 1 else 0
         out.append(
             StandingRow(
                 place_text(row, rows),
@@ -68,7 +68,8 @@ def standings(state: EventState, div: DivisionState, through: int) -> Standings:
                 row.losses,
                 row.spread,
                 div.spec.rating_class(player.rating),
-                withdrew,
+                div.withdrawn_from(row.seed, through),
+                tuple(by_rule_marks(div, row.seed, through)),
             )
         )
     label = standings_label(div, through) if through else "before round 1"
@@ -100,9 +101,9 @@ def standings_sheet(s: Standings) -> Sheet:
         cells = [r.place, str(r.seed), r.name, str(r.rating), f"{r.wins:g}", f"{r.losses:g}"]
         cells += [signed(r.spread)] if s.spread else []
         cells += [r.rating_class] if s.classes else []
-        cells.append(f"withdrew from round {r.withdrew}" if r.withdrew else "")
+        cells.append("; ".join(r.marks))
         rows.append(tuple(cells))
-    if not any(r.withdrew for r in s.rows):  # no empty last column
+    if not any(r.marks for r in s.rows):  # no empty last column
         head.pop()
         right.pop()
         rows = [row[:-1] for row in rows]
