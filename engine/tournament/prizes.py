@@ -333,8 +333,8 @@ def special_prizes(
     notes: list[str] = []
     for rnd in sorted(r for r in div.results if r <= through):
         for res in div.results[rnd].values():
-            played = res.kind == "game" and bool(res.second)
-            if not played and not res.game:
+            played = res.kind == "game"
+            if not res.second or not (played or res.game):
                 continue  # byes, forfeits and absences by hand: no game over the board
             found = logged.get(res.game.split(" ")[-1]) if res.game else None
             ref = GameRef(
