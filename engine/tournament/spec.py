@@ -55,6 +55,7 @@ __all__ = [
     "RatingClass",
     "Stage",
     "check_player",
+    "one_line",
     "parse_event",
     "player_name",
 ]
@@ -88,18 +89,29 @@ is above anyone rated, so only a typo is refused, and tsh's and NASPA's files ge
 number they can hold."""
 
 
+def one_line(text: str, what: str, where: str) -> str:
+    """``text`` (a name), refused when it has a control character: a newline would
+    start a line of its own in a tsh or NASPA file or a sheet, an ESC would drive
+    the terminal that shows it.
+
+    Raises:
+        EventFileError: The name quoted, with ``what`` it is (``player name``).
+    """
+    if any(ord(c) < 32 or 127 <= ord(c) < 160 for c in text):
+        raise EventFileError(
+            f"{where}: {what} {text!r} has a control character (a tab, a newline): "
+            "a name is one line of printable text"
+        )
+    return text
+
+
 def player_name(text: str, where: str) -> str:
     """A player's name as the event keeps it: runs of spaces made one, none at the ends.
 
     Raises:
-        EventFileError: Empty, or with a control character (a newline in a name
-            would start a line of its own in a tsh or NASPA file), quoted.
+        EventFileError: Empty, or with a control character (:func:`one_line`), quoted.
     """
-    if any(ord(c) < 32 or 127 <= ord(c) < 160 for c in text):
-        raise EventFileError(
-            f"{where}: player name {text!r} has a control character (a tab, a newline): "
-            "a name is one line of printable text"
-        )
+    one_line(text, "player name", where)
     name = " ".join(text.split())
     if not name:
         raise EventFileError(f"{where}: player name {text!r} is empty")
@@ -238,6 +250,7 @@ def _division(raw: dict[str, Any], where: str) -> DivisionSpec:
     name = raw.get("name")
     if not isinstance(name, str) or not name.strip():
         raise EventFileError(f"{where}: a division needs a name")
+    one_line(name, "division name", where)
     where = f"division {name!r}"
     plan = []
     for i, stage in enumerate(raw.pop("plan", []) or [], start=1):
@@ -334,7 +347,7 @@ def parse_event(text: str, source: str) -> EventSpec:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise EventFileError(f"{source}: {exc}") from exc
-    name = doc.get("name", "")
+    name = one_line(str(doc.get("name", "")), "event name", source)
     divisions = doc.get("division", [])
     if not isinstance(divisions, list) or not divisions:
         raise EventFileError(f"{source}: no [[division]] (an event has at least one)")
@@ -343,4 +356,4 @@ def parse_event(text: str, source: str) -> EventSpec:
     for d in divs:
         if seen.count(d.name.casefold()) > 1:
             raise EventFileError(f"{source}: two divisions named {d.name!r}")
-    return EventSpec(str(name), divs)
+    return EventSpec(name, divs)

@@ -208,3 +208,18 @@ def test_a_players_pair_and_status_in_a_round() -> None:
     # Fay withdrew from round 3: shown once the standings reach round 3
     assert [div.withdrawn_from(6, t) for t in (1, 2, 3, None)] == [0, 3, 3, 3]
     assert div.withdrawn_from(1) == 0
+
+
+def test_event_and_division_names_are_one_printable_line() -> None:
+    # a name is printed in every sheet's title and on the terminal: no newline, no ESC
+    from engine.tournament.errors import EventFileError
+    from engine.tournament.spec import parse_event
+
+    for old, new, said in (
+        ('name = "Harbour Cup"', 'name = "Harbour\\nCup"', "event name 'Harbour\\nCup'"),
+        ('name = "A"', 'name = "A\\u001b[2J"', "division name 'A\\x1b[2J'"),
+    ):
+        with pytest.raises(EventFileError, match="has a control character") as err:
+            parse_event(EVENT.replace(old, new, 1), "cup.toml")
+        assert said in str(err.value)
+        assert "\n" not in str(err.value)
