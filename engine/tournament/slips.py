@@ -277,11 +277,13 @@ def read_slip(
     round_: int | None = None,
     by: str = "director",
     reason: str = "",
+    correct_how: str = "c {line} --reason WHY",
 ) -> Slip:
     """One slip line read against the event: the result to record and its echo.
 
     ``division`` and ``round_`` are the session's (None: as the line or the event
-    says); ``reason`` makes it a correction of a result already in.
+    says); ``reason`` makes it a correction of a result already in; ``correct_how``
+    says how to make one where the line came from (``{line}``: the line).
 
     Raises:
         TournamentError: The line cannot be right (the reason quotes it).
@@ -336,7 +338,8 @@ def read_slip(
         raise ResultError(f"already in as typed: {echo}")
     if before is not None and not correcting:
         raise ResultError(
-            f"already in: {result_echo(state, before, lead)}; to correct it: c {line} --reason WHY"
+            f"already in: {result_echo(state, before, lead)}; "
+            f"to correct it: {correct_how.format(line=line)}"
         )
     if before is None and correcting:
         raise ResultError(f"nothing to correct: {echo} has no result yet (enter it without c)")

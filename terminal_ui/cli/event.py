@@ -161,8 +161,8 @@ def _bad_input(args: argparse.Namespace) -> str | None:
                 "(e.g. event result LOG 3 'Ann Able' 420 'Ben Baker' 388)"
             )
         for name, score in ((name_a, score_a), (name_b, score_b)):
-            try:
-                check_score(int(score), name)
+            try:  # judged before the ledger is read: the player as typed
+                check_score(int(score), f"player {name}" if name.isdigit() else name)
             except EngineError as exc:
                 return str(exc)
     if args.event_command == "enter":
@@ -393,22 +393,43 @@ def _unpair(args: argparse.Namespace) -> int:
 
 def _result(args: argparse.Namespace) -> int:
     def run() -> int:
-        from msgspec.structs import replace
-
+        from engine.tournament.errors import ResultError
         from engine.tournament.report import result_line
-        from engine.tournament.slips import find_player
-        from engine.tournament.typed_result import typed_result
+        from engine.tournament.slips import find_player, read_slip
 
         name_a, score_a, name_b, score_b = args.entries
         with _open(args) as ledger:
             div = _one_division(ledger.state, args.division)
-            # a player by number, name or unambiguous prefix, as a slip names one
-            a = (div.name(find_player(div, name_a)), int(score_a))  # whole: _bad_input
-            b = (div.name(find_player(div, name_b)), int(score_b))
-            out = None if args.forfeit is None else div.name(find_player(div, args.forfeit))
-            res = typed_result(div, args.round, a, b, forfeit=out, reason=args.reason)
-            ledger.append(replace(res, by=event_slips.who(args.by)))
-            print(result_line(div, div.results[args.round][(res.first, res.second)]))
+            # a player by number, name or unambiguous prefix, as a slip names one; the
+            # result is then read as the slip line it is, one way for both
+            a, b = find_player(div, name_a), find_player(div, name_b)
+            line = f"r{args.round} {a} {score_a} {b} {score_b}"  # whole: _bad_input
+            if args.forfeit is not None:
+                out = find_player(div, args.forfeit)
+                if out not in (a, b) or a == b:
+                    raise ResultError(
+                        f"--forfeit {args.forfeit!r}: name the player who forfeits, "
+                        f"#{a} {div.name(a)} or #{b} {div.name(b)}"
+                    )
+                line = f"r{args.round} {out} f {b if out == a else a}"
+            slip = read_slip(
+                ledger.state,
+                line,
+                division=div.spec.name,
+                by=event_slips.who(args.by),
+                reason=args.reason,
+                correct_how="the same command with --reason WHY (a correction needs a reason)",
+            )
+            ledger.append(slip.result)
+            res = slip.result
+            print(
+                result_line(
+                    div,
+                    ledger.state.division(div.spec.name).results[res.round][
+                        (res.first, res.second)
+                    ],
+                )
+            )
         return 0
 
     return _guard(args, run)

@@ -296,3 +296,43 @@ async def test_the_slip_screen_wraps_long_answers_and_keeps_letters_in_the_line(
         ]
         assert app.desk is not None
         assert app.desk.state.division("A").missing(1) == [(5, 6)]
+
+
+def test_event_result_reads_as_a_slip_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = tmp_path / "long.sqlite"
+    with EventLedger.create(log, LONG, "long.toml") as ledger:
+        ledger.append(Paired("A", 1, ((1, 2), (3, 4), (5, 6))))
+
+    def result(*args: str) -> tuple[int, str]:
+        code = main(["event", "result", str(log), "1", *args, "--by", "ref"])
+        out = capsys.readouterr()
+        return code, (out.out + out.err).strip()
+
+    assert result("3", "400", "4", "300") == (0, "round 1: Fay Fox 400 to 300 Wes Wren")
+    fix = ("3", "410", "4", "300", "--reason", "typo")
+    assert result(*fix) == (0, "round 1: Fay Fox 410 to 300 Wes Wren")
+    code, said = result(*fix)  # the same correction again: not written twice
+    assert (code, said) == (
+        1,
+        "rackclock event result: already in as typed: R1 T2  #3 Fay Fox 410 - #4 Wes Wren 300"
+        "  (+110)",
+    )
+    code, said = result("5", "400", "fay", "300")
+    assert code == 1
+    assert said.endswith("#5 Sid Sax plays #6 Pip Rex at T3; #3 Fay Fox plays #4 Wes Wren at T2")
+    code, said = result("5", "0", "6", "0", "--forfeit", "3")
+    assert (code, said) == (
+        1,
+        "rackclock event result: --forfeit '3': name the player who forfeits, "
+        "#5 Sid Sax or #6 Pip Rex",
+    )
+    assert result("1", "2000", "2", "300")[1].startswith(
+        "rackclock event result: player 1's score 2000 is not one a game can end with"
+    )
+    records = [r for r in ledger_records(log) if isinstance(r, Result)]
+    assert [(r.scores, r.by, r.reason) for r in records] == [
+        ((400, 300), "ref", ""),
+        ((410, 300), "ref", "typo"),
+    ]
