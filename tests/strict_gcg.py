@@ -1,8 +1,14 @@
-"""A strict GCG reader, built from MAGPIE's (``src/impl/gcg.c``, jvc56/MAGPIE) rules
-as read in its source: the other side of our writer, for tests only.
+"""A strict GCG reader, built from MAGPIE's (``src/impl/gcg.c`` and
+``src/impl/gameplay.c``, jvc56/MAGPIE) rules as read in its source and checked
+against MAGPIE itself: the other side of our writer, for tests only.
 
-MAGPIE itself cannot run here (its lexicon files are not public data we can fetch),
-so this models what its parser refuses line by line, before any word is judged:
+MAGPIE and its data (jvc56/MAGPIE-DATA: the English distribution, the board, the
+TWL14 lexicon) are public and build in a minute (``scripts/magpie-check``,
+docs/gcg.md), but CI cannot download them, so the tests run this model of what
+MAGPIE refuses instead. Each refusal carries MAGPIE's error number (``StrictError.code``,
+the index in MAGPIE's ``error_code_t``); ``tests/data/magpie/`` holds a small file
+for each that MAGPIE itself refused with that number (commit 183bebc). What it
+models, before any word is judged:
 
 * ``#character-encoding`` only on line 1;
 * every line is a known token, a blank line, or (only right after a ``#note``) the
@@ -14,7 +20,19 @@ so this models what its parser refuses line by line, before any word is judged:
 * a move, pass, exchange, withdrawn play or end-of-game deduction has a rack field of
   tiles (letters, ``?`` for a blank); only a challenge bonus and a time penalty may
   leave it empty; an exchange names its tiles; a play's score is ``+N``;
-* a deduction's rack equals the tiles deducted; no move after ``#rack1``/``#rack2``;
+* a deduction's rack equals the tiles deducted; nothing after ``#rack1``/``#rack2``
+  (not even ``#rack2`` or a ``#note``: 107);
+* a one-tile play is scored in the direction written, the tile counted as a word of
+  its own when nothing is beside it that way: written so, a play of a tile worth
+  points is refused (113, "calculated move score ... does not match");
+* the game ends when a play empties a rack field (the tiles played are the whole
+  rack) with 7 or fewer tiles neither on the board nor on it (MAGPIE takes it for
+  going out, ``play_move_without_drawing_tiles``; needs ``tiles``), or after six
+  scoreless turns (passes, exchanges, withdrawn plays); a play, pass or exchange
+  after that is refused (110), and (with ``tiles``) an end-rack line before it
+  (111); ``(time)`` lines at the very end of a game that has not ended are dropped,
+  not refused (``game_history_trim_trailing_overtime_penalties``), anywhere else
+  they are 111;
 * given the tile set, each rack is drawn from the bag as MAGPIE replays the game
   (``play_game_history_turn``: "rack of ... not in bag"): its tiles must be neither on
   the board nor on the opponent's rack (here: the opponent's leave after their last
@@ -68,6 +86,33 @@ class StrictError:
 
     line: int
     message: str
+    code: int
+    """MAGPIE's error number for it (``(error N)``: its ``error_code_t`` index)."""
+
+
+# MAGPIE's error numbers (src/util/io_util.h, error_code_t, at 183bebc).
+DUPLICATE_NAMES = 83
+DUPLICATE_NICKNAMES = 84
+PRAGMA_AFTER_EVENT = 85
+MISPLACED_ENCODING = 86
+PLAYER_DOES_NOT_EXIST = 87
+PLAYER_NUMBER_REDUNDANT = 88
+NOTE_BEFORE_EVENT = 91
+NO_MATCHING_TOKEN = 92
+PLAYED_LETTERS_NOT_IN_RACK = 98
+RACK_MALFORMED = 99
+RACK_NOT_IN_BAG = 101
+END_RACK_PENALTY_INCORRECT = 103
+EVENT_BEFORE_PLAYER = 105
+EVENT_AFTER_LAST_RACK = 107
+MOVE_AFTER_GAME_END = 110
+END_EVENT_BEFORE_GAME_END = 111
+MOVE_SCORING_ERROR = 113
+MOVE_VALIDATION_ERROR = 116
+
+_BOARD = 15
+_MOVES = {"move", "pass", "exchange"}
+"""Events MAGPIE refuses after the game ended."""
 
 
 def _token(line: str) -> tuple[str, re.Match[str]] | None:
@@ -130,78 +175,164 @@ class _Bag:
         self.board -= self.laid.pop(nick, Counter())
 
 
+class _Squares:
+    """The board as positions: which squares hold a tile, and each player's last play."""
+
+    def __init__(self) -> None:
+        self.filled: set[tuple[int, int]] = set()
+        self.laid: dict[str, list[tuple[int, int]]] = {}
+
+    def play(self, nick: str, position: str, word: str) -> tuple[int, int, int, int, str] | None:
+        """Lay ``word``; for a play of one tile, ``(row, col, dr, dc, tile)`` (the
+        written direction), else None."""
+        m = re.fullmatch(r"(\d+)([A-Oa-o])", position)
+        if m:
+            row, col, dr, dc = int(m.group(1)) - 1, ord(m.group(2).upper()) - 65, 0, 1
+        else:
+            m = re.fullmatch(r"([A-Oa-o])(\d+)", position)
+            if m is None:
+                return None
+            row, col, dr, dc = int(m.group(2)) - 1, ord(m.group(1).upper()) - 65, 1, 0
+        new = [
+            (row + k * dr, col + k * dc, ch)
+            for k, ch in enumerate(word)
+            if ch != "." and (row + k * dr, col + k * dc) not in self.filled
+        ]
+        self.filled |= {(r, c) for r, c, _ in new}
+        self.laid[nick] = [(r, c) for r, c, _ in new]
+        if len(new) != 1:
+            return None
+        r, c, tile = new[0]
+        return r, c, dr, dc, tile
+
+    def alone(self, r: int, c: int, dr: int, dc: int) -> bool:
+        """Nothing beside (r, c) along (dr, dc): the tile is a word of one letter."""
+        return (r - dr, c - dc) not in self.filled and (r + dr, c + dc) not in self.filled
+
+    def withdraw(self, nick: str) -> None:
+        self.filled -= set(self.laid.pop(nick, []))
+
+
 def strict_read(text: str, tiles: Mapping[str, int] | None = None) -> StrictError | None:
     """None when a strict reader would load ``text``; else its first refusal. With
-    ``tiles`` (the tile set's counts) each rack must also be in the bag."""
+    ``tiles`` (the tile set's counts) each rack must also be in the bag, and a play
+    that empties its rack field near the end ends the game."""
     bag = _Bag(tiles) if tiles is not None else None
+    total = sum(tiles.values()) if tiles is not None else 0
+    squares = _Squares()
     lines = text.split("\n")
     if lines and lines[0].startswith("#character-encoding"):
         lines[0] = ""
+    found_lines = [_token(line) for line in lines]
+    # Trailing (time) lines of a game that has not ended are dropped, not refused.
+    last_other = max(
+        (i for i, f in enumerate(found_lines) if f is not None and f[0] in _EVENTS - {"time"}),
+        default=-1,
+    )
     players: dict[str, tuple[str, str]] = {}
     events = 0
     previous = ""
     last_rack_seen = False
-    for number, line in enumerate(lines, start=1):
-        found = _token(line)
+    over = False
+    scoreless = 0
+    before_play = (over, scoreless)  # a withdrawn play undoes its play
+    for index, (line, found) in enumerate(zip(lines, found_lines, strict=True)):
+        number = index + 1
+
+        def refuse(code: int, message: str) -> StrictError:
+            return StrictError(number, f"{message}: {line}", code)  # noqa: B023
+
         if found is None:
             if previous == "note" or not line.strip():
                 continue
-            return StrictError(number, f"unrecognized GCG token: {line}")
+            return refuse(NO_MATCHING_TOKEN, "unrecognized GCG token")
         name, m = found
         previous = name
+        if last_rack_seen:
+            return refuse(
+                EVENT_AFTER_LAST_RACK, "encountered a game event after a last rack pragma"
+            )
         if name in _EVENTS and len(players) < 2:
-            return StrictError(number, f"move before both players were set: {line}")
+            return refuse(EVENT_BEFORE_PLAYER, "move before both players were set")
         if (name in _HEADER_ONLY or name in ("player", "description")) and events:
-            return StrictError(number, f"pragma after a game event: {line}")
-        if name in _EVENTS and last_rack_seen:
-            return StrictError(number, f"game event after a last rack pragma: {line}")
+            return refuse(PRAGMA_AFTER_EVENT, "pragma after a game event")
         if name == "encoding":
-            return StrictError(number, f"encoding pragma not on line 1: {line}")
+            return refuse(MISPLACED_ENCODING, "encoding pragma not on line 1")
         if name == "note" and not events:
-            return StrictError(number, f"note before any game event: {line}")
+            return refuse(NOTE_BEFORE_EVENT, "note before any game event")
         if name == "player":
             seat, nick, full = m.group(1), m.group(2), m.group(3).strip()
             if seat in players:
-                return StrictError(number, f"redundant player number: {line}")
+                return refuse(PLAYER_NUMBER_REDUNDANT, "redundant player number")
             for other_nick, other_name in players.values():
                 if other_name == full:
-                    return StrictError(number, f"duplicate player name: {line}")
+                    return refuse(DUPLICATE_NAMES, "duplicate player name")
                 if other_nick == nick:
-                    return StrictError(number, f"duplicate player nickname: {line}")
+                    return refuse(DUPLICATE_NICKNAMES, "duplicate player nickname")
             players[seat] = (nick, full)
         if name in ("rack1", "rack2"):
             last_rack_seen = True
             if not _rack_ok(m.group(1)):
-                return StrictError(number, f"malformed rack: {line}")
-        if name in _EVENTS:
-            events += 1
-            nick = m.group(1)
-            if nick not in {n for n, _ in players.values()}:
-                return StrictError(number, f"unrecognized player: {line}")
-            rack = m.group(2)
-            if name in ("move", "pass", "exchange", "phony", "end_penalty", "end_points"):
-                if not _rack_ok(rack):
-                    return StrictError(number, f"could not parse the rack {rack!r}: {line}")
-            elif rack and not _rack_ok(rack):
-                return StrictError(number, f"could not parse the rack {rack!r}: {line}")
-            if name == "exchange" and not _rack_ok(m.group(3)):
-                return StrictError(number, f"exchanged tiles {m.group(3)!r} are not tiles: {line}")
-            if name == "exchange" and not _within(m.group(3), rack):
-                return StrictError(number, f"exchanged tiles not on the rack: {line}")
-            if name == "move" and "?" in m.group(4):
-                return StrictError(number, f"a blank without a letter in the play: {line}")
-            if name == "move" and not _within(_placed(m.group(4)), rack):
-                return StrictError(number, f"played tiles not on the rack: {line}")
-            if name == "end_penalty" and sorted(m.group(2)) != sorted(m.group(3)):
-                return StrictError(number, f"end rack penalty letters not the rack: {line}")
-            if bag is not None and name in ("move", "pass", "exchange", "end_penalty"):
-                if not bag.draw(nick, rack):
-                    return StrictError(number, f"rack of {rack} not in bag: {line}")
-                if name == "move":
-                    bag.play(nick, m.group(4))
-                elif name == "exchange":
-                    bag.held[nick] = Counter()  # what was drawn is not known
-            if bag is not None and name == "phony":
+                return refuse(RACK_MALFORMED, "malformed rack")
+        if name not in _EVENTS:
+            continue
+        events += 1
+        nick = m.group(1)
+        if nick not in {n for n, _ in players.values()}:
+            return refuse(PLAYER_DOES_NOT_EXIST, "unrecognized player")
+        rack = m.group(2)
+        if name in ("move", "pass", "exchange", "phony", "end_penalty", "end_points"):
+            if not _rack_ok(rack):
+                return refuse(RACK_MALFORMED, f"could not parse the rack {rack!r}")
+        elif rack and not _rack_ok(rack):
+            return refuse(RACK_MALFORMED, f"could not parse the rack {rack!r}")
+        if name in _MOVES and over:
+            return refuse(MOVE_AFTER_GAME_END, "encountered a move after the game ended")
+        # Without the tile set the end of the game is not known: not judged.
+        if name in ("end_points", "end_penalty") and not over and bag is not None:
+            return refuse(END_EVENT_BEFORE_GAME_END, "end rack event before the game ended")
+        if name == "time" and not over and bag is not None and index < last_other:
+            return refuse(END_EVENT_BEFORE_GAME_END, "time penalty before the game ended")
+        if name == "exchange" and not _rack_ok(m.group(3)):
+            return refuse(RACK_MALFORMED, f"exchanged tiles {m.group(3)!r} are not tiles")
+        if name == "exchange" and not _within(m.group(3), rack):
+            return refuse(PLAYED_LETTERS_NOT_IN_RACK, "exchanged tiles not on the rack")
+        if name == "move" and "?" in m.group(4):
+            return refuse(MOVE_VALIDATION_ERROR, "a blank without a letter in the play")
+        if name == "move" and not _within(_placed(m.group(4)), rack):
+            return refuse(PLAYED_LETTERS_NOT_IN_RACK, "played tiles not on the rack")
+        if name == "end_penalty" and sorted(m.group(2)) != sorted(m.group(3)):
+            return refuse(END_RACK_PENALTY_INCORRECT, "end rack penalty letters not the rack")
+        if bag is not None and name in ("move", "pass", "exchange", "end_penalty"):
+            if not bag.draw(nick, rack):
+                return refuse(RACK_NOT_IN_BAG, f"rack of {rack} not in bag")
+            if name == "move":
+                bag.play(nick, m.group(4))
+            elif name == "exchange":
+                bag.held[nick] = Counter()  # what was drawn is not known
+        if name == "move":
+            one = squares.play(nick, m.group(3), m.group(4))
+            if one is not None and one[4].isupper() and squares.alone(*one[:4]):
+                # MAGPIE adds the written direction's word even of one letter.
+                return refuse(
+                    MOVE_SCORING_ERROR,
+                    "calculated move score does not match the move score in the GCG "
+                    "(a one-tile play written in a direction where it forms no word)",
+                )
+            before_play = (over, scoreless)
+            scoreless = 0
+            # The rack field all played with 7 or fewer tiles unseen: MAGPIE takes
+            # it for going out and ends the game.
+            if bag is not None and _multiset(rack) == _multiset(m.group(4)):
+                over = over or total - sum(bag.board.values()) <= 7
+        elif name in ("pass", "exchange", "phony"):
+            if name == "phony":
+                over, scoreless = before_play
+            scoreless += 1
+            over = over or scoreless >= 6
+        if name == "phony":
+            squares.withdraw(nick)
+            if bag is not None:
                 bag.withdraw(nick)
                 bag.held[nick] = _multiset(rack)
     return None

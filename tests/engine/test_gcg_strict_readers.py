@@ -1,8 +1,9 @@
 """Every GCG rackclock writes loads in a strict reader and passes our own check.
 
 The strict reader is :mod:`tests.strict_gcg`, MAGPIE's rules as read in its source.
-It is first shown to accept the three real published records and to refuse each
-pitfall our exports once had; then every export (each scenario that ends, random
+It is first shown to accept the three real published records, to refuse each
+pitfall our exports once had, and to refuse each file of ``tests/data/magpie/`` with
+the error number MAGPIE itself gave it (and load the forms MAGPIE loaded); then every export (each scenario that ends, random
 games of every variant) must load, with every rack in the bag as the reader replays
 it, and check ``ok`` with our reader. An exchange the table only counted is written
 as a pass with the tiles known after it and a ``#rackclock-exchange N`` pragma; a pass
@@ -33,7 +34,7 @@ from engine.rules.state import GameState
 from engine.rules.variant import load_variant
 from tests.helpers import REAL, SCENARIOS, scenario_events
 from tests.strict_gcg import strict_read
-from tests.support.gamelog import BOARD_VARIANTS, numbered, random_log
+from tests.support.gamelog import BOARD_VARIANTS, game_events, numbered, random_log
 
 ENGLISH = load_tile_set("english").counts
 
@@ -66,6 +67,28 @@ def test_the_strict_reader_refuses_each_pitfall(text: str, refusal: str) -> None
     found = strict_read(text)
     assert found is not None
     assert refusal in found.message
+
+
+MAGPIE = Path(__file__).parents[1] / "data" / "magpie"
+"""Small files MAGPIE itself (183bebc) refused, each with its error number in the file
+name and its message in the ``#description``; ``loads/`` holds forms it loaded."""
+
+
+@pytest.mark.parametrize("path", sorted(MAGPIE.glob("e*.gcg")), ids=lambda p: p.stem)
+def test_the_strict_reader_refuses_what_magpie_refused_with_its_error_number(
+    path: Path,
+) -> None:
+    text = path.read_text(encoding="latin-1")
+    code = int(path.stem[1:4])
+    assert f"MAGPIE 183bebc refuses this file: (error {code})" in text
+    found = strict_read(text, ENGLISH)
+    assert found is not None, path.name
+    assert found.code == code, found
+
+
+@pytest.mark.parametrize("path", sorted((MAGPIE / "loads").glob("*.gcg")), ids=lambda p: p.stem)
+def test_the_strict_reader_loads_what_magpie_loaded(path: Path) -> None:
+    assert strict_read(path.read_text(encoding="latin-1"), ENGLISH) is None
 
 
 def _check(text: str, variant: str, *, replayed: bool = True) -> None:
@@ -225,3 +248,53 @@ def test_the_strict_reader_refuses_a_rack_not_in_the_bag() -> None:
     found = strict_read(HEAD + ">ann: AZ 8H ZA +11 11\n>ben: Z - +0 0\n", ENGLISH)
     assert found is not None
     assert found.line == 4
+
+
+def test_a_one_tile_play_is_written_in_the_direction_of_its_word() -> None:
+    # Entered across at 7J, the T stands alone that way: MAGPIE scores it as a word of
+    # one letter (error 113). Down, it makes TP (docs/gcg.md).
+    state, rejected = replay(
+        numbered(
+            [
+                START,
+                TilesPlaced(t=1_000, player=0, move="8H lDP", score=10),
+                ClockPressed(t=1_500, player=0),
+                TilesPlaced(t=2_000, player=1, move="7J T", score=4),
+                ClockPressed(t=2_500, player=1),
+            ]
+        )
+    )
+    assert not rejected, rejected
+    text = _gcg(state)
+    assert ">Ben: T J7 T. +4 4" in text
+    assert strict_read(text, ENGLISH) is None
+
+
+def test_a_blank_left_against_an_out_play_gets_its_zero_line() -> None:
+    # The engine writes no line for a rack worth nothing; without `(?) +0` a reader
+    # that replays the racks takes Ben's last play for going out (MAGPIE error 110).
+    state, rejected = replay(numbered(game_events(28, "nzasp")))
+    assert not rejected
+    assert state.result is not None
+    assert state.result.reason == "out"
+    text = _gcg(state)
+    assert ">Eli:  (?) +0 613" in text
+    _check(text, "nzasp")
+
+
+def test_a_game_stopped_at_the_cutoff_is_written_unfinished_with_its_result() -> None:
+    path = SCENARIOS / "indonesia-open" / "end_time.jsonl"
+    state, _ = replay(list(enumerate(scenario_events(path), start=1)))
+    assert state.result is not None
+    assert state.result.reason == "cutoff"
+    text = _gcg(state)
+    # No end-rack line (MAGPIE: "end rack penalty event before the game ended"); the
+    # deductions are in the stated result, the (time) lines at the end.
+    assert not any(
+        line.endswith(")") or " (" in line
+        for line in text.splitlines()
+        if line.startswith(">") and "(time)" not in line
+    )
+    assert "#rackclock-result cutoff " in text
+    assert "end racks deducted:" in text
+    assert strict_read(text, ENGLISH) is None
