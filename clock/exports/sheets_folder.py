@@ -72,17 +72,20 @@ def prize_lists(
     divisions: Sequence[DivisionState],
     after: int | None,
     games: Sequence[Path] | None,
+    *,
+    base: Path | None = None,
 ) -> tuple[dict[str, PrizeList], list[str]]:
     """Each division's prize list after round ``after`` (as :func:`sheet_after`:
     default its complete rounds), by name, with the special prizes from the game
-    logs under ``games`` (default: those the results name), read once, read-only, as
+    logs under ``games`` (default: those the results name, a relative one found from
+    ``base``, the ledger's folder), read once, read-only, as
     ``event prizes`` reads them (:func:`~clock.tournament.special_prizes.event_prize_lists`);
     and a line for each log passed over.
 
     Raises:
         FileNotFoundError: A path in ``games`` that does not exist.
     """
-    lists, skipped = event_prize_lists(state, divisions, games, after)
+    lists, skipped = event_prize_lists(state, divisions, games, after, base=base)
     return {plist.division: plist for plist in lists}, skipped
 
 

@@ -135,7 +135,9 @@ def _sheets(args: argparse.Namespace) -> int:
             sheet_after(div, args.round)
         wants_prizes = args.show is None or args.show[0] == "prizes"
         prizes, skipped = (
-            prize_lists(state, divisions, args.round, args.games) if wants_prizes else ({}, [])
+            prize_lists(state, divisions, args.round, args.games, base=Path(args.log).parent)
+            if wants_prizes
+            else ({}, [])
         )
         if args.show is not None:
             _show(args, state, divisions, prizes)
