@@ -418,7 +418,7 @@ def _result(args: argparse.Namespace) -> int:
                 division=div.spec.name,
                 by=event_slips.who(args.by),
                 reason=args.reason,
-                correct_how="the same command with --reason WHY (a correction needs a reason)",
+                correct_how="add --reason WHY (a correction needs a reason)",
             )
             ledger.append(slip.result)
             res = slip.result
