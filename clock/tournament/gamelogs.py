@@ -10,10 +10,16 @@ line is an event (a line that is not is refused with its number); the intake
 (:mod:`engine.tournament.intake`) then replays each game under the rules
 (refusing a game with an event the rules refuse) and checks it against the
 pairings. Who wrote a copy is not provable from the file.
+
+A result names its game's log so that the prize list finds it wherever it is made
+(:mod:`clock.tournament.special_prizes`, which looks from the ledger's folder): as
+given when that finds it (an absolute path, or ``tables/t1.sqlite`` given in the
+ledger's folder), else by its absolute path.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -106,7 +112,10 @@ def take_results(
     )
     taken: list[Result] = []
     refused = list(got.refused)
+    named = _from_ledger(ledger, source)
     for res in got.results:
+        if named != source:  # the digest stays; the messages keep the name as given
+            res = msgspec.structs.replace(res, game=f"{named} {res.game.rpartition(' ')[2]}")
         try:
             ledger.append(res)
         except EngineError as exc:  # the event refuses it as it stands now, or the disk
@@ -114,3 +123,16 @@ def take_results(
             continue
         taken.append(res)
     return Taken(tuple(taken), tuple(got.notes), tuple(refused), got.known)
+
+
+def _from_ledger(ledger: EventLedger, source: str) -> str:
+    """How a result names the log file ``source``: as given when the ledger's folder
+    leads to it, else its absolute path (``source`` as given when it is no file here:
+    a table's topic on the broker)."""
+    path = Path(source)
+    if not path.is_file():
+        return source
+    from_ledger = Path(ledger.path).resolve().parent / path
+    if from_ledger.is_file() and os.path.samefile(from_ledger, path):
+        return source
+    return str(path.resolve())

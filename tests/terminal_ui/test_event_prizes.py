@@ -202,3 +202,36 @@ async def test_the_venue_page_finds_the_logs_and_says_each_trouble_once(
     assert [r.getMessage() for r in caplog.records][1:] == [
         "venue page: cannot make the prize lists"
     ]
+
+
+def test_a_result_names_its_log_from_the_ledgers_folder(tmp_path: Path) -> None:
+    # event results run from the folder above the event's: cup/tables/t1.sqlite would
+    # not lead from the ledger's folder to the log, so the result names it whole
+    folder = tmp_path / "cup"
+    (folder / "tables").mkdir(parents=True)
+    events = game_events(SEEDS[0], "naspa")
+    names = replay_game(numbered(events))[0].players
+    text = (
+        'name = "Cup"\n[[division]]\nname = "A"\nrounds = 1\n'
+        'plan = [{ rounds = "1", system = "swiss" }]\n'
+        f'players = [{{ name = "{names[0]}", rating = 1500 }}, '
+        f'{{ name = "{names[1]}", rating = 1400 }}]\n'
+    )
+    with EventLedger.create(folder / "cup.sqlite", text, "cup.toml") as ledger:
+        ledger.append(Paired("A", 1, ((1, 2),)))
+    with EventLog.open(folder / "tables" / "t1.sqlite") as gl:
+        for ev in events:
+            gl.append(ev)
+    got = rackclock(
+        "event", "results", "cup/cup.sqlite", "cup/tables/t1.sqlite", "--round", "1",
+        "--unsigned", cwd=tmp_path,
+    )  # fmt: skip
+    assert got.returncode == 0, got.stderr
+    whole = (folder / "tables" / "t1.sqlite").resolve()
+    assert f"({whole} sha256:" in got.stdout
+    with EventLedger.open(folder / "cup.sqlite", readonly=True) as ledger:
+        (res,) = ledger.state.division("A").results[1].values()
+    assert res.game.startswith(f"{whole} sha256:")
+    shown = rackclock("event", "prizes", folder / "cup.sqlite", cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    assert re.search(r"^most bingos +Cyd +4 bingo", shown.stdout, re.M), shown.stdout
