@@ -142,6 +142,11 @@ class Retracted(msgspec.Struct, frozen=True, tag="retracted"):
     by: str
     reason: str
     """Why (required): ``undo`` for an entry undone at the desk."""
+    scores: tuple[int, int] | None = None
+    winner: int | None = None
+    """The result taken back (its scores and winner by rule): the ledger refuses the
+    retraction if the game's result is no longer that one (changed at another desk
+    meanwhile). None in a record written before they were kept: not checked."""
 
 
 Record = Created | Entered | Withdrew | Paired | Unpaired | Result | Retracted

@@ -167,7 +167,16 @@ class SlipSession:
         echo = result_echo(self.book.state, made, lead)
         if before is None:
             self.book.append(
-                Retracted(made.division, made.round, made.first, made.second, self.by, "undo")
+                Retracted(
+                    made.division,
+                    made.round,
+                    made.first,
+                    made.second,
+                    self.by,
+                    "undo",
+                    made.scores,  # what it takes back: refused if another desk changed it
+                    made.winner,
+                )
             )
             self.entries.pop()
             return Reply(f"undone: {echo}  (no result again)")

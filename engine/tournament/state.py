@@ -393,8 +393,15 @@ def _check_result(div: DivisionState, record: Result) -> None:
 
 def _check_retracted(div: DivisionState, record: Retracted) -> None:
     pair = (record.first, record.second)
-    if pair not in div.results.get(record.round, {}):
+    now = div.results.get(record.round, {}).get(pair)
+    if now is None:
         raise ResultError(f"round {record.round}: pairing {pair} has no result to take back")
+    if record.scores is not None and (now.scores, now.winner) != (record.scores, record.winner):
+        raise ResultError(
+            f"round {record.round} {div.name(record.first)} v {div.name(record.second)}: "
+            f"the result to take back ({record.scores[0]} to {record.scores[1]}) is no longer "
+            f"the one in ({now.scores[0]} to {now.scores[1]})"
+        )
     if not record.reason.strip() or not record.by.strip():
         raise ResultError("taking a result back needs who (by) and why (reason)")
 

@@ -349,3 +349,18 @@ def test_missing_of_a_round_not_paired_is_refused() -> None:
         "division B round 1: 1 game(s) without a result",
         "  R1 T4  #1 Zed Zane v #2 Yul Young",
     ]
+
+
+def test_a_retraction_says_what_it_takes_back() -> None:
+    b = book()
+    b.append(Result("A", 1, 1, 2, (400, 300)))
+    with pytest.raises(ResultError, match=r"\(410 to 300\) is no longer the one in \(400 to 300\)"):
+        b.append(Retracted("A", 1, 1, 2, "kim", "undo", (410, 300)))
+    b.append(Retracted("A", 1, 1, 2, "kim", "undo"))  # an older record: not checked
+    b.append(Result("A", 1, 1, 2, (400, 300)))
+    desk = SlipSession(b, "kim", division="A")
+    desk.handle("3 400 4 300")
+    desk.handle("u")
+    taken = b.records[-1]
+    assert isinstance(taken, Retracted)
+    assert (taken.scores, taken.winner) == ((400, 300), None)
