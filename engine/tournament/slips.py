@@ -8,8 +8,9 @@ name, of its last name, or of "Last, First", a word at a time (``g gray``,
 fits several players is refused with them listed, except that a whole name, then a
 whole word of one name only, is that player (``dan`` is Dan Doe beside Dana Fox).
 A forfeit is ``PLAYER f`` (``3 f``, ``3 forfeit``, ``3 f 7``): that player
-forfeits, the opponent wins by the variant's forfeit spread (NZASP 10.2-10.3). A
-bye needs no slip: it counts by itself (``DivisionState.result``).
+forfeits, the opponent wins by the variant's forfeit spread (NZASP 10.2-10.3).
+Neither player came is ``PLAYER absent PLAYER`` (``3 absent 7``): a loss for both,
+no spread. A bye needs no slip: it counts by itself (``DivisionState.result``).
 
 The round is the one in which the two players are paired and their game has no
 result yet (for a correction, the one where it has a result), so a late slip from
@@ -51,6 +52,7 @@ __all__ = [
 _FORFEIT = frozenset({"f", "forfeit", "forfeits"})
 _EXAMPLE = "e.g. 3 410 7 385, gus 410 dan 385, or 3 f for a forfeit"
 _FORFEIT_FORM = "a forfeit is PLAYER f [OPPONENT], no scores: 3 f or 3 f 7"
+_ABSENT = frozenset({"absent", "neither"})
 
 
 class Slip(msgspec.Struct, frozen=True):
@@ -260,10 +262,10 @@ def result_echo(state: EventState, res: Result, lead: int | None = None) -> str:
     if res.kind == "forfeit" and res.winner is not None and res.loser is not None:
         won = f"{_who(div, res.winner)} wins: {_who(div, res.loser)} forfeits"
         return f"{where}  {won}" + (f"  (+{res.margin(res.winner)})" if spread else "")
-    if res.kind == "absent":
-        return f"{where}  {_who(div, res.first)} v {_who(div, res.second)}: neither came"
     a = res.first if lead is None else lead
     b = res.second if a == res.first else res.first
+    if res.kind == "absent":
+        return f"{where}  {_who(div, a)} v {_who(div, b)}: neither came"
     mine, theirs = res.scores if a == res.first else res.scores[::-1]
     line = f"{where}  {_who(div, a)} {mine} - {_who(div, b)} {theirs}"
     return line + (f"  ({res.margin(a):+d})" if spread else "")
@@ -312,8 +314,15 @@ def read_slip(
         seed = find_player(div, named_)
         rnd = slip_round(div) if round_ is None else round_
         raise ResultError(f"{_opponent(state, div, rnd, seed)}: a bye counts by itself")
+    gone = next((i for i, w in enumerate(folded) if w in _ABSENT), None)
     cut = next((i for i, w in enumerate(folded) if w in _FORFEIT), None)
-    if cut is not None:
+    if gone is not None:
+        a, b = _absent_players(div, words[:gone], words[gone + 1 :], line)
+        rnd = _round_of(div, (a, b), correcting) if round_ is None else round_
+        pair = _pairing(state, div, rnd, a, b)
+        res = Result(div.spec.name, rnd, pair[0], pair[1], (0, 0), "absent", cause="director")
+        lead = a
+    elif cut is not None:
         out, other = _forfeit_players(div, words[:cut], words[cut + 1 :], line)
         seeds = (out,) if other is None else (out, other)
         rnd = _round_of(div, seeds, correcting) if round_ is None else round_
@@ -354,6 +363,20 @@ def _forfeit_players(
         raise ResultError(f"{_FORFEIT_FORM} (in {line!r})")
     out = find_player(div, " ".join(loser))
     return out, (find_player(div, " ".join(winner)) if winner else None)
+
+
+def _absent_players(
+    div: DivisionState, one: list[str], other: list[str], line: str
+) -> tuple[int, int]:
+    """``PLAYER absent PLAYER``: the two players, neither of whom came."""
+    if not one or not other or any(_whole(w) for w in one[1:] + other[1:]):
+        raise ResultError(
+            f"neither came is PLAYER absent PLAYER, no scores: 3 absent 7 (in {line!r})"
+        )
+    a, b = find_player(div, " ".join(one)), find_player(div, " ".join(other))
+    if a == b:
+        raise ResultError(f"both players are {_who(div, a)}")
+    return a, b
 
 
 def _forfeit(

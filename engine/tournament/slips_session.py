@@ -30,6 +30,7 @@ HELP = """\
 a game a line: PLAYER SCORE PLAYER SCORE, a player by number or the start of a name
   3 410 7 385    gus 410 dan 385    Gray, Gus 410 Doe 385    r3 3 410 7 385 (round 3)
   3 f            #3 forfeits (3 f 7: checked against the pairing); a bye needs no slip
+  3 absent 7     neither came: a loss for both, no spread
   c LINE --reason WHY   correct a result already in (a line starting with the word c is one)
   u              undo this session's last entry
   m              the games still without a result, by table

@@ -364,3 +364,16 @@ def test_a_retraction_says_what_it_takes_back() -> None:
     taken = b.records[-1]
     assert isinstance(taken, Retracted)
     assert (taken.scores, taken.winner) == ((400, 300), None)
+
+
+def test_neither_came() -> None:
+    b = book()
+    slip = read_slip(b.state, "4 absent dana", division="A")
+    assert slip.echo == "R1 T2  #4 Ann Able v #3 Dana Fox: neither came"
+    assert (slip.result.kind, slip.result.scores, slip.result.winner) == ("absent", (0, 0), None)
+    b.append(slip.result)
+    assert b.state.division("A").results[1][(3, 4)].won(3) == 0.0
+    with pytest.raises(ResultError, match="neither came is PLAYER absent PLAYER, no scores"):
+        read(b, "1 400 absent 2")
+    with pytest.raises(ResultError, match="not paired together in round 1"):
+        read(b, "1 absent 3")
