@@ -107,7 +107,7 @@ async def test_a_100_game_round_from_slips_at_the_console(tmp_path: Path) -> Non
     lines, want = slips(log)
     assert len(lines) == 100
     app = DirectorApp(DirectorConfig(logs=(), export_dir=tmp_path, event=log, name="kim"))
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=(100, 20)) as pilot:
         await pilot.press("i")
         await until(pilot, lambda: isinstance(app.screen, SlipsScreen), "the slip screen")
         screen = app.screen
@@ -217,6 +217,10 @@ def test_event_missing_and_result_by_number_or_prefix(
     assert "'a' fits several players" in capsys.readouterr().err
     assert main(["event", "missing", str(log), "--round", "0"]) == 2
     assert "--round 0: rounds are numbered from 1" in capsys.readouterr().err
+    assert main(["event", "missing", str(log), "--round", "2"]) == 1  # not paired: refused
+    assert capsys.readouterr().err == (
+        "rackclock event missing: round 2 is not paired in division A\n"
+    )
 
 
 LONG = """
