@@ -184,10 +184,8 @@ def _placed(
         covers = tuple(range(place, min(place + len(group) - 1, count) + 1))
         for row in group:
             player = div.players[row.seed - 1]
-            left = div.left.get(row.seed, 0)
-            # shown once the list reaches the first round they are not paired in, as
-            # the standings mark it (sheets.standings)
-            withdrew = left if left and left <= through + 1 else 0
+            # marked as the standings mark it (the same rule: DivisionState.withdrawn_from)
+            withdrew = div.withdrawn_from(row.seed, through)
             out.append(
                 PlacePrize(
                     div.spec.name, klass, covers, len(group), row.seed, player.name,
