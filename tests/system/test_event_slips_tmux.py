@@ -15,7 +15,13 @@ import pytest
 from engine.tournament.records import Result, Retracted
 from tests.support.tmux import Terminal, require_tmux
 from tests.system.test_kill9 import RACKCLOCK
-from tests.terminal_ui.test_event_slips import big_event, check_standings, ledger_records, slips
+from tests.terminal_ui.test_event_slips import (
+    big_event,
+    check_standings,
+    ledger_records,
+    ledger_state,
+    slips,
+)
 
 
 @pytest.fixture
@@ -75,7 +81,7 @@ def test_slips_typed_at_the_prompt_then_missing(tmux: Terminal, tmp_path: Path) 
     assert len(made) == 103  # 100 slips, the one undone, typed again, corrected
     assert {r.by for r in made} == {"sam"}
     assert [r.reason for r in made[-3:]] == ["undo", "", "added wrong"]
-    check_standings(log, want)
+    check_standings(ledger_state(log), want)
     standings = run("standings", log)
     assert standings.returncode == 0, standings.stderr
     assert standings.stdout.startswith("division A after round 1:")
