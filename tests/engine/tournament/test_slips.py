@@ -377,3 +377,12 @@ def test_neither_came() -> None:
         read(b, "1 400 absent 2")
     with pytest.raises(ResultError, match="not paired together in round 1"):
         read(b, "1 absent 3")
+
+
+def test_a_division_named_by_a_number_does_not_take_a_players_number() -> None:
+    b = Book()
+    b.records = [Created(EVENT.replace('name = "B"', 'name = "2"'))]
+    b.state = replay(b.records)
+    b.append(Paired("A", 1, ROUND_1))
+    echo = read_slip(b.state, "2 385 1 410", division="A").echo
+    assert echo == "R1 T1  #2 Dan Doe 385 - #1 Gus Gray 410  (-25)"
