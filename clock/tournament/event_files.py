@@ -17,7 +17,7 @@ from clock.user_files import load_variant
 from engine.errors import EngineError
 from engine.exports.tfile import TSH_ENCODING
 from engine.tournament.errors import EventFileError
-from engine.tournament.spec import EventSpec, parse_event
+from engine.tournament.spec import EventSpec, parse_event, player_name, results_name
 from engine.tournament.tsh import TshDivision, parse_t
 
 __all__ = ["read_event_file", "read_t_files"]
@@ -29,8 +29,10 @@ def read_event_file(path: Path) -> tuple[str, EventSpec]:
 
     Raises:
         OSError: The file cannot be read.
-        EventFileError: Not UTF-8 text, not an event, or a variant that cannot be
-            loaded (the file, the division and the variant quoted).
+        EventFileError: Not UTF-8 text, not an event, a player's name its results
+            files could not hold (:func:`engine.tournament.spec.results_name`), or a
+            variant that cannot be loaded (the file, the division and the variant
+            quoted).
     """
     data = path.read_bytes()
     try:
@@ -42,6 +44,8 @@ def read_event_file(path: Path) -> tuple[str, EventSpec]:
         ) from None
     spec = parse_event(text, str(path))
     for div in spec.divisions:
+        for player in div.players:  # names entering the event fit its results files
+            results_name(player.name, f"{path}: division {div.name!r}")
         try:
             load_variant(div.variant)
         except EngineError as exc:
@@ -57,9 +61,16 @@ def read_t_files(paths: Sequence[Path]) -> list[tuple[str, TshDivision]]:
 
     Raises:
         OSError: A file cannot be read.
-        EngineError: A file that is not a ``.t`` file (quoted by its path).
+        EngineError: A file that is not a ``.t`` file, or a player's name the
+            event could not take (:func:`engine.tournament.spec.results_name`),
+            quoted by its path.
     """
-    return [
-        (path.stem.upper(), parse_t(path.read_text(encoding=TSH_ENCODING), str(path)))
-        for path in paths
-    ]
+    out = []
+    for path in paths:
+        t = parse_t(path.read_text(encoding=TSH_ENCODING), str(path))
+        for number, player in enumerate(t.players, start=1):
+            # names entering the event: one line that fits its results files
+            where = f"{path}: player {number}"
+            results_name(player_name(player.name, where), where)
+        out.append((path.stem.upper(), t))
+    return out

@@ -16,6 +16,7 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from engine.exports.errors import ResultsError
+from engine.exports.names import line_fault, naspa_fault
 from engine.exports.roster import Roster, guess_filed, without_accents
 from engine.exports.tfile import TLine, division_files, t_line
 from engine.rules.state import GameState
@@ -116,6 +117,9 @@ def _naspa_name(name: str, roster: Roster | None = None, notes: list[str] | None
     punctuation, ASCII."""
     last, _, first = _filed(name, roster, notes).partition(",")
     text = " ".join(p for p in (last.strip(), first.strip()) if p).upper().replace(".", "")
+    fault = naspa_fault(text)
+    if fault:  # the name ends at "/" (seed 000, "Basic Format"): never write one
+        raise ResultsError(f"{name!r} {fault}: NASPA's file cannot hold that name")
     return _ascii(text, name, notes)
 
 
@@ -141,6 +145,10 @@ def _table(
     out = []
     for div, gs in sorted(by_div.items()):
         names = sorted({n for g in gs for n in g.players if n}, key=str.casefold)
+        for name in names:  # a table's log is not checked as an event's names are
+            fault = line_fault(name)
+            if fault:
+                raise ResultsError(f"{name!r} {fault}: a results file cannot hold that name")
         number = {n: i + 1 for i, n in enumerate(names)}
         rows: dict[str, dict[int, _Cell]] = {n: {} for n in names}
         rounds = max(g.round for g in gs)

@@ -11,7 +11,8 @@ an inactive player, ``off 0``. Both the results of table logs
 the two exports cannot drift apart. Which file each division goes in
 (:func:`division_files`) and how a file is encoded (:func:`t_file_bytes`: tsh's
 ISO-8859-1 unless told otherwise, a name it cannot hold refused) are here once for
-both too. Pure.
+both too, as is the check of each name (:mod:`engine.exports.names`: a name tsh
+would misread is refused, never written). Pure.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from collections.abc import Iterable, Sequence
 import msgspec
 
 from engine.exports.errors import ResultsError
+from engine.exports.names import tsh_fault
 
 __all__ = ["TSH_ENCODING", "TLine", "division_file", "division_files", "t_file_bytes", "t_line"]
 
@@ -51,7 +53,14 @@ def t_line(line: TLine) -> str:
     'Able, Ann 1800 2 0; 420 50; p12 1 0'
     >>> t_line(TLine("Dunn, Dee", 1500, (3,), (), (2,), off=True))
     'Dunn, Dee 1500 3; ; p12 2; off 0'
+
+    Raises:
+        ResultsError: A name tsh would misread (:func:`engine.exports.names.tsh_fault`:
+            a control character, ``;``, ``#``, a number at its end), quoted.
     """
+    fault = tsh_fault(line.filed)
+    if fault:
+        raise ResultsError(f"{line.filed!r} {fault}: a .t file cannot hold that name")
     head = " ".join([line.filed, str(line.rating), *map(str, line.opponents)])
     # the scores' field stays (empty) when a later field follows: tsh reads by position
     fields = [head, " ".join(map(str, line.scores)) or " "]

@@ -43,6 +43,7 @@ from typing import Any
 
 import msgspec
 
+from engine.exports.names import entry_fault, line_fault
 from engine.tournament.errors import EventFileError
 
 __all__ = [
@@ -58,6 +59,7 @@ __all__ = [
     "one_line",
     "parse_event",
     "player_name",
+    "results_name",
 ]
 
 SYSTEMS = (
@@ -97,7 +99,7 @@ def one_line(text: str, what: str, where: str) -> str:
     Raises:
         EventFileError: The name quoted, with ``what`` it is (``player name``).
     """
-    if any(ord(c) < 32 or 127 <= ord(c) < 160 for c in text):
+    if line_fault(text):  # the one rule of a name's characters (engine.exports.names)
         raise EventFileError(
             f"{where}: {what} {text!r} has a control character (a tab, a newline): "
             "a name is one line of printable text"
@@ -115,6 +117,26 @@ def player_name(text: str, where: str) -> str:
     name = " ".join(text.split())
     if not name:
         raise EventFileError(f"{where}: player name {text!r} is empty")
+    return name
+
+
+def results_name(name: str, where: str) -> str:
+    """``name`` (a player's, as :func:`player_name` keeps it) as it enters an event
+    (``event new``, ``event enter``, ``event import``), refused when tsh's or NASPA's
+    file could not hold it: a ``;`` or ``#`` (tsh's separator and comment mark), a
+    ``/`` (where NASPA's name field ends), or filed ending in a number that tsh would
+    read as the rating (:mod:`engine.exports.names`, the one rule). An older ledger's
+    names are not checked again when it is read: its writers refuse them instead.
+
+    Raises:
+        EventFileError: The name quoted, with what is wrong.
+    """
+    fault = entry_fault(name)
+    if fault:
+        raise EventFileError(
+            f"{where}: player name {name!r} {fault}: "
+            "a name must fit tsh's and NASPA's results files"
+        )
     return name
 
 

@@ -166,10 +166,11 @@ def _bad_input(args: argparse.Namespace) -> str | None:
             except EngineError as exc:
                 return str(exc)
     if args.event_command == "enter":
-        from engine.tournament.spec import check_player, player_name
+        from engine.tournament.spec import check_player, player_name, results_name
 
         try:
-            check_player(player_name(args.name, "late entry"), args.rating, "late entry")
+            name = results_name(player_name(args.name, "late entry"), "late entry")
+            check_player(name, args.rating, "late entry")
         except EngineError as exc:
             return str(exc)
     if args.event_command == "import":
