@@ -20,7 +20,17 @@ def parse_rack(text: str, tile_set: TileSet) -> Counter[str]:
     Raises:
         NotationError: A character is neither a letter of the set nor its blank.
     """
-    counts: Counter[str] = Counter()
+    known = tile_set.counts
+    if text.isascii() and tile_set.blank.upper() == tile_set.blank:
+        # The usual rack, counted in C; upper-casing the whole ASCII string is the
+        # same as upper-casing each tile but the blank.
+        counts: Counter[str] = Counter(text.upper())
+        for t in counts:
+            if t not in known:
+                break
+        else:
+            return counts
+    counts = Counter()
     for ch in text:
         up = ch if ch == tile_set.blank else ch.upper()
         if up not in tile_set.counts:

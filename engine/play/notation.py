@@ -15,8 +15,8 @@ from engine.errors import NotationError
 
 __all__ = ["Move", "Position", "parse_move", "parse_position"]
 
-_ACROSS = re.compile(r"([0-9]{1,2})([A-Za-z])")
-_DOWN = re.compile(r"([A-Za-z])([0-9]{1,2})")
+_POSITION = re.compile(r"([0-9]{1,2})([A-Za-z])|([A-Za-z])([0-9]{1,2})")
+"""Across (row then column: groups 1, 2) or down (column then row: groups 3, 4)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,14 +54,13 @@ def parse_position(text: str) -> Position:
     Raises:
         NotationError: ``text`` is not a position.
     """
-    m = _ACROSS.fullmatch(text)
-    if m:
-        row, col, across = int(m.group(1)), m.group(2), True
-    else:
-        m = _DOWN.fullmatch(text)
-        if not m:
-            raise NotationError(f"not a board position: {text!r} (expected e.g. '8D' or 'D8')")
-        col, row, across = m.group(1), int(m.group(2)), False
+    m = _POSITION.fullmatch(text)
+    if not m:
+        raise NotationError(f"not a board position: {text!r} (expected e.g. '8D' or 'D8')")
+    digits, col, across = m.group(1), m.group(2), True
+    if digits is None:
+        col, digits, across = m.group(3), m.group(4), False
+    row = int(digits)
     if row < 1:
         raise NotationError(f"row must be 1 or more in {text!r}")
     return Position(row - 1, ord(col.upper()) - ord("A"), across)
@@ -107,6 +106,13 @@ def check_tiles(tiles: str, *, unnamed_blanks: bool = False) -> str:
     """
     if not tiles:
         raise NotationError("a play needs at least one tile")
+    letters = tiles.replace(".", "")
+    if unnamed_blanks:
+        letters = letters.replace("?", "")
+    if letters.isascii() and letters.isalpha():
+        # The usual play, checked in one pass in C: ASCII letters (every one upper or
+        # lower case) and dots, at least one letter. The loop below says what is wrong.
+        return tiles
     for ch in tiles:
         if ch == "?" and unnamed_blanks:
             continue

@@ -14,7 +14,7 @@ rack earns the tile set's bingo bonus (50 for English).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from engine.equipment.board import EMPTY, Board
@@ -85,17 +85,18 @@ def place(
     pos = move.position
     tiles = move.tiles
     n = len(tiles)
-    quoted = move.gcg()
+    # The move's text is built only for an error message: on the replay path (every
+    # placement of every log) formatting it each time cost a tenth of this function.
     if pos.row >= rows or pos.col >= cols:
-        raise OffBoardError(f"play {quoted!r} starts off the {rows}x{cols} board")
+        raise OffBoardError(f"play {move.gcg()!r} starts off the {rows}x{cols} board")
     if pos.across:
         step, cross = 1, cols
         if pos.col + n > cols:
-            raise OffBoardError(f"play {quoted!r} runs off the board")
+            raise OffBoardError(f"play {move.gcg()!r} runs off the board")
     else:
         step, cross = cols, 1
         if pos.row + n > rows:
-            raise OffBoardError(f"play {quoted!r} runs off the board")
+            raise OffBoardError(f"play {move.gcg()!r} runs off the board")
     start = pos.row * cols + pos.col
     end = start + (n - 1) * step
 
@@ -104,149 +105,173 @@ def place(
     last_in_line = (pos.col + n == cols) if pos.across else (pos.row + n == rows)
     if not first_in_line and cells[start - step] != EMPTY:
         raise WordNotWholeError(
-            f"play {quoted!r} starts beside {cells[start - step]!r} at "
+            f"play {move.gcg()!r} starts beside {cells[start - step]!r} at "
             f"{square_name(board, start - step)}; write the whole word"
         )
     if not last_in_line and cells[end + step] != EMPTY:
         raise WordNotWholeError(
-            f"play {quoted!r} ends beside {cells[end + step]!r} at "
+            f"play {move.gcg()!r} ends beside {cells[end + step]!r} at "
             f"{square_name(board, end + step)}; write the whole word"
         )
 
     values = tile_set.values
+    face = _board_faces(tile_set)
     letter_mult = lay.letter_mult
     word_mult = lay.word_mult
     has_blanks = tile_set.blanks > 0
+    blank = tile_set.blank
     new: list[tuple[int, str]] = []
+    rack_tiles: list[str] = []
     main_sum = 0
     main_mult = 1
     touches = False
     cross_words: list[str] = []
     cross_scores: list[int] = []
     main_letters: list[str] = []
-    total_cells = rows * cols
-    # Played-through squares as '.', whichever way the notation gave them.
-    through = list(tiles)
-    named = dict(move.named)
+    last_row_start = (rows - 1) * cols
+    # Played-through squares as '.', whichever way the notation gave them; made only
+    # when a tile on the board is written as its letter.
+    through: list[str] | None = None
+    named = dict(move.named) if move.named else None
 
     for k in range(n):
         ch = tiles[k]
         idx = start + k * step
         cell = cells[idx]
-        if ch == ".":
-            if cell == EMPTY:
-                raise ThroughSquareEmptyError(
-                    f"play {move.written()!r} marks {square_name(board, idx)} as played "
-                    "through, but it is empty"
-                )
-            if k in named and named[k].upper() != cell.upper():
-                # The letter in parentheses is the player's reading of the board: a
-                # wrong one means the play is not where the player thinks it is.
-                raise ThroughLetterError(
-                    f"play {move.written()!r} names {named[k]!r} on "
-                    f"{square_name(board, idx)}, which holds {cell.upper()!r}"
-                )
-            touches = True
-            main_sum += 0 if cell.islower() else values[cell]
-            main_letters.append(cell.upper())
-            continue
-        if cell != EMPTY and ch.upper() == cell.upper() and ch != "?":
-            # The tile on the board written as its letter, as older Quackle files and
-            # annotators do ('h2 rEDYEING' through an N on 8H): played through.
-            through[k] = "."
-            touches = True
-            main_sum += 0 if cell.islower() else values[cell]
-            main_letters.append(cell.upper())
-            continue
         if cell != EMPTY:
-            # GCG notation: a tile on the board is written in parentheses or as a dot;
-            # saying so turns "why?" into the fix.
-            head, tail = "".join(tiles[:k]), "".join(tiles[k + 1 :])
-            raise OccupiedSquareError(
-                f"play {quoted!r} puts {ch!r} on {square_name(board, idx)}, "
-                f"which already holds {cell!r}: write it as {head}({cell.upper()}){tail} "
-                f"or {head}.{tail}"
+            if ch == ".":
+                if named is not None and k in named and named[k].upper() != cell.upper():
+                    # The letter in parentheses is the player's reading of the board: a
+                    # wrong one means the play is not where the player thinks it is.
+                    raise ThroughLetterError(
+                        f"play {move.written()!r} names {named[k]!r} on "
+                        f"{square_name(board, idx)}, which holds {cell.upper()!r}"
+                    )
+            elif ch != "?" and ch.upper() == cell.upper():
+                # The tile on the board written as its letter, as older Quackle files and
+                # annotators do ('h2 rEDYEING' through an N on 8H): played through.
+                if through is None:
+                    through = list(tiles)
+                through[k] = "."
+            else:
+                # GCG notation: a tile on the board is written in parentheses or as a
+                # dot; saying so turns "why?" into the fix.
+                head, tail = "".join(tiles[:k]), "".join(tiles[k + 1 :])
+                raise OccupiedSquareError(
+                    f"play {move.gcg()!r} puts {ch!r} on {square_name(board, idx)}, "
+                    f"which already holds {cell!r}: write it as {head}({cell.upper()}){tail} "
+                    f"or {head}.{tail}"
+                )
+            touches = True
+            if cell.islower():
+                main_letters.append(cell.upper())
+            else:
+                main_sum += values[cell]
+                main_letters.append(cell)
+            continue
+        if ch == ".":
+            raise ThroughSquareEmptyError(
+                f"play {move.written()!r} marks {square_name(board, idx)} as played "
+                "through, but it is empty"
             )
         upper = ch.upper()
         if ch == "?" and unnamed_blanks and has_blanks:
             tile_value = 0
-        elif upper not in values or upper == tile_set.blank:
-            raise UnknownTileError(f"play {quoted!r}: tile set {tile_set.name!r} has no {upper!r}")
+        elif upper not in values or upper == blank:
+            raise UnknownTileError(
+                f"play {move.gcg()!r}: tile set {tile_set.name!r} has no {upper!r}"
+            )
         elif ch.islower():
             if not has_blanks:
-                raise UnknownTileError(f"play {quoted!r}: tile set {tile_set.name!r} has no blanks")
+                raise UnknownTileError(
+                    f"play {move.gcg()!r}: tile set {tile_set.name!r} has no blanks"
+                )
             tile_value = 0
         else:
             tile_value = values[ch]
         new.append((idx, ch))
+        rack_tiles.append("?" if ch.islower() else ch)
         lm, wm = letter_mult[idx], word_mult[idx]
         main_sum += tile_value * lm
         main_mult *= wm
         main_letters.append(upper)
 
-        # Cross-word through this new tile, perpendicular to the play.
+        # Cross-word through this new tile, perpendicular to the play, within the
+        # row (a play down) or the column (a play across) of the new tile.
+        if cross == 1:
+            line_lo = idx - idx % cols
+            line_hi = line_lo + cols - 1
+        else:
+            line_lo = idx % cols
+            line_hi = last_row_start + line_lo
         lo = idx
-        while True:
-            prev = lo - cross
-            if prev < 0 or (cross == 1 and prev // cols != idx // cols) or cells[prev] == EMPTY:
-                break
-            lo = prev
+        while lo > line_lo and cells[lo - cross] != EMPTY:
+            lo -= cross
         hi = idx
-        while True:
-            nxt = hi + cross
-            if (
-                nxt >= total_cells
-                or (cross == 1 and nxt // cols != idx // cols)
-                or cells[nxt] == EMPTY
-            ):
-                break
-            hi = nxt
+        while hi < line_hi and cells[hi + cross] != EMPTY:
+            hi += cross
         if lo != hi:
             touches = True
-            letters = []
-            csum = 0
-            j = lo
-            while j <= hi:
-                if j == idx:
-                    letters.append(upper)
-                    csum += tile_value * lm
-                else:
-                    t = cells[j]
-                    letters.append(t.upper())
-                    csum += 0 if t.islower() else values[t]
-                j += cross
-            cross_words.append("".join(letters))
+            # The tiles on the board each side of the new one, sliced in C.
+            before = cells[lo:idx:cross]
+            after = cells[idx + cross : hi + 1 : cross]
+            cross_words.append(before.upper() + upper + after.upper())
+            csum = (
+                _face_sum(before, face, values) + tile_value * lm + _face_sum(after, face, values)
+            )
             cross_scores.append(csum * wm)
 
     if not new:
-        raise NoTilesPlacedError(f"play {quoted!r} places no new tile")
+        raise NoTilesPlacedError(f"play {move.gcg()!r} places no new tile")
     if len(new) > tile_set.rack_size:
         raise TooManyTilesError(
-            f"play {quoted!r} puts down {len(new)} tiles; a rack holds {tile_set.rack_size}"
+            f"play {move.gcg()!r} puts down {len(new)} tiles; a rack holds {tile_set.rack_size}"
         )
     if board.is_empty:
         if not any(idx == lay.centre for idx, _ in new):
             raise CentreNotCoveredError(
-                f"first play {quoted!r} must cover the centre square "
+                f"first play {move.gcg()!r} must cover the centre square "
                 f"{square_name(board, lay.centre)}"
             )
     elif not touches:
-        raise NotConnectedError(f"play {quoted!r} touches no tile on the board")
+        raise NotConnectedError(f"play {move.gcg()!r} touches no tile on the board")
 
-    words: list[str] = []
-    scores: list[int] = []
     if n >= 2:
-        words.append("".join(main_letters))
-        scores.append(main_sum * main_mult)
-    words.extend(cross_words)
-    scores.extend(cross_scores)
+        words = ["".join(main_letters), *cross_words]
+        scores = [main_sum * main_mult, *cross_scores]
+    else:
+        words, scores = cross_words, cross_scores
     if not words:
-        raise NoWordError(f"play {quoted!r} forms no word of two or more letters")
+        raise NoWordError(f"play {move.gcg()!r} forms no word of two or more letters")
     bingo = len(new) == tile_set.rack_size
     total = sum(scores) + (tile_set.bingo_bonus if bingo else 0)
-    rack_tiles = "".join("?" if t.islower() else t for _, t in new)
-    written = Move(pos, "".join(through)) if through != list(tiles) else move
-    return Placement(written, tuple(new), tuple(words), tuple(scores), bingo, total, rack_tiles)
+    written = move if through is None else Move(pos, "".join(through))
+    return Placement(
+        written, tuple(new), tuple(words), tuple(scores), bingo, total, "".join(rack_tiles)
+    )
+
+
+_FACES: dict[int, tuple[TileSet, dict[str, int]]] = {}
+"""Per tile set (by identity): the face value of every character a board cell may
+hold, a blank's lower-case letter as 0."""
+
+
+def _board_faces(tile_set: TileSet) -> dict[str, int]:
+    hit = _FACES.get(id(tile_set))
+    if hit is None or hit[0] is not tile_set:
+        faces = dict(tile_set.values)
+        faces.update((t.lower(), 0) for t in tile_set.values if t.lower() != t)
+        hit = _FACES[id(tile_set)] = (tile_set, faces)
+    return hit[1]
+
+
+def _face_sum(cells: str, faces: dict[str, int], values: Mapping[str, int]) -> int:
+    """The face values of tiles on the board (a blank 0), summed in C."""
+    try:
+        return sum(map(faces.__getitem__, cells))
+    except KeyError:
+        # A character the table lacks: the rule spelled out (a blank 0, a letter its value).
+        return sum(0 if t.islower() else values[t] for t in cells)
 
 
 def move_from_squares(board: Board, tiles: Iterable[tuple[int, int, str]]) -> Move:
