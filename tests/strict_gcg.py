@@ -175,6 +175,41 @@ class _Bag:
         self.board -= self.laid.pop(nick, Counter())
 
 
+def _after_move(
+    bag: _Bag,
+    total: int,
+    mover: str,
+    phony: Mapping[str, Counter[str]],
+    ahead: list[tuple[str, re.Match[str]] | None],
+) -> str:
+    """MAGPIE's racks after a move (``set_after_game_event_racks``): the opponent's is
+    the rack field of their next line, the mover's the tiles known from plays taken
+    back; both are drawn from the tiles not on the board. ``""`` when they fit, else
+    the refusal."""
+    opponent = next(
+        (
+            _multiset(f[1].group(2))
+            for f in ahead
+            if f is not None
+            and f[0] in _EVENTS - {"end_points"}
+            and f[1].group(1) != mover
+            and f[1].group(2)
+        ),
+        Counter[str](),
+    )
+    unseen = Counter(bag.tiles) - bag.board
+    if total - sum(bag.board.values()) - sum(opponent.values()) <= 7:
+        return ""  # the mover then holds whatever is left: it always fits
+    if opponent - unseen:
+        return f"rack of {''.join(sorted(opponent.elements()))} not in bag (the next rack)"
+    kept = phony.get(mover, Counter())
+    if (opponent + kept) - unseen:
+        return (
+            f"rack of {''.join(sorted(kept.elements()))} not in bag (known from a play taken back)"
+        )
+    return ""
+
+
 class _Squares:
     """The board as positions: which squares hold a tile, and each player's last play."""
 
@@ -235,6 +270,9 @@ def strict_read(text: str, tiles: Mapping[str, int] | None = None) -> StrictErro
     last_rack_seen = False
     over = False
     scoreless = 0
+    phony: dict[str, Counter[str]] = {}
+    """Tiles of plays taken back and not played since (MAGPIE's known letters from
+    phonies): after each move MAGPIE puts them on that player's rack."""
     before_play = (over, scoreless)  # a withdrawn play undoes its play
     for index, (line, found) in enumerate(zip(lines, found_lines, strict=True)):
         number = index + 1
@@ -311,6 +349,14 @@ def strict_read(text: str, tiles: Mapping[str, int] | None = None) -> StrictErro
             elif name == "exchange":
                 bag.held[nick] = Counter()  # what was drawn is not known
         if name == "move":
+            phony[nick] = phony.get(nick, Counter()) - _multiset(m.group(4))
+        elif name == "exchange":
+            phony[nick] = Counter()
+        if bag is not None and name in _MOVES and not over:
+            refused = _after_move(bag, total, nick, phony, found_lines[index + 1 :])
+            if refused:
+                return refuse(RACK_NOT_IN_BAG, refused)
+        if name == "move":
             one = squares.play(nick, m.group(3), m.group(4))
             if one is not None and one[4].isupper() and squares.alone(*one[:4]):
                 # MAGPIE adds the written direction's word even of one letter.
@@ -331,6 +377,9 @@ def strict_read(text: str, tiles: Mapping[str, int] | None = None) -> StrictErro
             scoreless += 1
             over = over or scoreless >= 6
         if name == "phony":
+            phony[nick] = (
+                phony.get(nick, Counter()) | bag.laid.get(nick, Counter()) if bag else Counter()
+            )
             squares.withdraw(nick)
             if bag is not None:
                 bag.withdraw(nick)

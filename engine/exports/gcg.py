@@ -242,6 +242,7 @@ def to_gcg(state: GameState, *, title: str = "") -> GameRecord:
     )
     drew_nothing: set[int] = set()
     deducted: list[str] = []
+    unwritten: set[int] = set()
     totals = [0, 0]
     events: list[Event] = []
     early: list[Pragma] = []
@@ -266,8 +267,9 @@ def to_gcg(state: GameState, *, title: str = "") -> GameRecord:
                 "note",
                 f"director: {names[line.player]} {line.score:+d}: {line.text} (not in the totals)",
             )
-            if events:
-                events[-1] = _with_pragmas(events[-1], (note,))
+            shown = [i for i in range(len(events)) if i not in unwritten]
+            if shown:
+                events[shown[-1]] = _with_pragmas(events[shown[-1]], (note,))
             else:
                 # A note before the first move is refused by strict readers: it waits
                 # for the first move, and says when it was made.
@@ -276,7 +278,12 @@ def to_gcg(state: GameState, *, title: str = "") -> GameRecord:
         if line.kind == "scored":
             raise ExportError("a scoresheet game has no board positions; export the log instead")
         if line.kind == "end_racks" and cutoff:
+            # Not written, not in the totals; kept until the racks are worked out.
             deducted.append(f"{names[line.player]} {line.rack} {line.score:+d}")
+            ev = _event(line, nicks[line.player], totals[line.player])
+            if ev is not None:
+                events.append(ev)
+                unwritten.add(len(events) - 1)
             continue
         totals[line.player] += line.score
         ev = _event(line, nicks[line.player], totals[line.player])
@@ -295,6 +302,11 @@ def to_gcg(state: GameState, *, title: str = "") -> GameRecord:
         events.append(ev)
     if res is not None and res.reason == "out" and events:
         events = _zero_end_rack(events, state, nicks, totals, ts.distribution())
+    # An unfinished game simply stops (#incomplete is not a pragma every reader knows).
+    racks = known_racks(events, nicks, drew_nothing)
+    events = [dataclasses.replace(ev, rack=rack) for ev, rack in zip(events, racks, strict=True)]
+    # The racks deducted at a cutoff showed the racks; they are not written (above).
+    events = [ev for i, ev in enumerate(events) if i not in unwritten]
     if res is not None and (res.reason in _STATED or cutoff) and events:
         winner = "tie" if res.winner is None else nicks[res.winner]
         words = result_text(names, res.scores, res.winner, res.reason, res.spread)
@@ -309,10 +321,7 @@ def to_gcg(state: GameState, *, title: str = "") -> GameRecord:
             ),
         )
         events[-1] = _with_pragmas(events[-1], stated)
-    # An unfinished game simply stops (#incomplete is not a pragma every reader knows).
-    racks = known_racks(events, nicks, drew_nothing)
-    events = [dataclasses.replace(ev, rack=rack) for ev, rack in zip(events, racks, strict=True)]
-    events = stand_ins(events, ts.distribution())
+    events = stand_ins(events, ts.distribution(), drew_nothing)
     encoding = "UTF-8" if any(ord(ch) > 127 for name in names for ch in name) else "ISO-8859-1"
     return GameRecord(players, tuple(header), tuple(events), encoding)
 
@@ -349,44 +358,111 @@ def _zero_end_rack(
     return [*events[:at], line, *events[at:]]
 
 
-def stand_ins(events: list[Event], tiles: Counter[str]) -> list[Event]:
-    """Each pass whose rack nothing shows, given one stand-in tile and marked so.
+def stand_ins(
+    events: list[Event], tiles: Counter[str], drew_nothing: Set[int] = frozenset()
+) -> list[Event]:
+    """Each rack that nothing shows and a strict reader cannot take, given one
+    stand-in tile and marked so.
 
     Strict readers need at least one tile on a pass (MAGPIE: "could not parse pass
-    rack"), and GCG has no way to say "unknown". The stand-in is one tile that could
-    have been on the rack (not on the board, not on the opponent's rack as written so
-    far), so a reader that replays the racks finds it in the bag; a ``#note`` says it
-    is not what the player held, and :data:`UNKNOWN_RACK_PRAGMA` tells our reader to
-    read the rack as unknown.
+    rack"), and GCG has no way to say "unknown". A play that drew nothing (an index in
+    ``drew_nothing``) whose rack shows only the tiles played, with moves after it (the
+    game stopped by a resignation, a forfeit or the director before the racks were
+    counted), would read as going out, and the moves after it are refused ("move
+    after the game ended"): it gets one stand-in tile kept. The stand-in is one tile
+    that could have been on the rack (not on the board, not on the opponent's rack as
+    written before or next), so a reader that replays the racks finds it in the bag; a
+    ``#note`` says it is not what the player held, and :data:`UNKNOWN_RACK_PRAGMA`
+    tells our reader to read it so (a pass's rack unknown, a play's rack without it).
+
+    An exchange only counted is written as a pass, except after a play the player
+    took back whose tiles have not all been played since: a replaying reader holds
+    those tiles on the player's rack until they are played or exchanged (MAGPIE:
+    "known letters from phonies"), and refuses the record when the opponent later
+    draws one ("rack of ... not in bag"). There it is written as an exchange of
+    stand-in tiles, marked so; our reader takes it back as the exchange counted.
     """
+    moves = (EventKind.PLACEMENT, EventKind.PASS, EventKind.EXCHANGE)
+    last_move = max((i for i, ev in enumerate(events) if ev.kind in moves), default=-1)
     out: list[Event] = []
     board: Counter[str] = Counter()
     laid: dict[str, Counter[str]] = {}
     last_rack: dict[str, Counter[str]] = {}
-    for ev in events:
+    # Tiles of plays taken back, not played since: a replaying reader's knowledge.
+    phony: dict[str, Counter[str]] = {}
+    for i, ev in enumerate(events):
         if ev.kind is EventKind.PLACEMENT:
             assert ev.move is not None
             laid[ev.nick] = _tiles(ev.move.tiles)
             board += laid[ev.nick]
+            phony[ev.nick] = phony.get(ev.nick, Counter()) - laid[ev.nick]
         elif ev.kind is EventKind.WITHDRAWN:
-            board -= laid.pop(ev.nick, Counter())
-        if ev.kind is EventKind.PASS and not ev.rack:
-            others = Counter[str]()
-            for nick, rack in last_rack.items():
-                if nick != ev.nick:
-                    others += rack
-            free = tiles - board - others
+            back = laid.pop(ev.nick, Counter())
+            board -= back
+            phony[ev.nick] = phony.get(ev.nick, Counter()) | back
+        elif ev.kind is EventKind.EXCHANGE:
+            phony[ev.nick] = Counter()
+        count = next((pr.value for pr in ev.pragmas if pr.name == EXCHANGE_PRAGMA), "")
+        if ev.kind is EventKind.PASS and count.isdigit() and phony.get(ev.nick):
+            ev = _stand_in_exchange(ev, int(count), tiles - board - _others(last_rack, ev.nick))
+            phony[ev.nick] = Counter()
+            out.append(ev)
+            continue
+        unseen = ev.kind is EventKind.PASS and not ev.rack
+        taken_out = (
+            i in drew_nothing
+            and i < last_move
+            and ev.kind is EventKind.PLACEMENT
+            and _tiles(ev.rack) == laid[ev.nick]
+            and not (i + 1 < len(events) and events[i + 1].kind is EventKind.WITHDRAWN)
+        )
+        if unseen or taken_out:
+            # Nor on the opponent's next rack, which a reader keeping racks holds.
+            after = next((e for e in events[i + 1 :] if e.nick != ev.nick and e.rack), None)
+            later = _tiles(after.rack) if after is not None else Counter[str]()
+            free = tiles - board - _others(last_rack, ev.nick) - later
             # The commonest tile left: a letter before the blank, alphabetical on ties.
             stand_in = min(free, key=lambda t: (t == "?", -free[t], t), default="?")
+            what = "it" if unseen else "the tiles kept"
             marked = (
-                Pragma("note", f"rack not seen at the table: {stand_in} stands in for it"),
+                Pragma("note", f"rack not seen at the table: {stand_in} stands in for {what}"),
                 Pragma(UNKNOWN_RACK_PRAGMA, stand_in),
             )
-            ev = _with_pragmas(dataclasses.replace(ev, rack=stand_in), marked)
+            written = rack_string(_tiles(ev.rack + stand_in))
+            ev = _with_pragmas(dataclasses.replace(ev, rack=written), marked)
         if ev.rack:
             last_rack[ev.nick] = _tiles(ev.rack)
         out.append(ev)
     return out
+
+
+def _others(racks: dict[str, Counter[str]], nick: str) -> Counter[str]:
+    """The tiles on the other players' racks as last written."""
+    others = Counter[str]()
+    for who, rack in racks.items():
+        if who != nick:
+            others += rack
+    return others
+
+
+def _stand_in_exchange(ev: Event, count: int, free: Counter[str]) -> Event:
+    """The counted exchange ``ev`` (a pass line) as an exchange of ``count`` stand-in
+    tiles from ``free``, the commonest first (a letter before the blank)."""
+    pool = Counter(free)
+    chosen = Counter[str]()
+    for _ in range(count):
+        tile = min(pool, key=lambda t: (t == "?", -pool[t], t), default="?")
+        chosen[tile] += 1
+        pool[tile] -= 1
+        pool = +pool
+    tiles = rack_string(chosen)
+    marked = (
+        Pragma("note", f"{tiles} stand in for the tiles exchanged, which were not seen"),
+        Pragma(UNKNOWN_RACK_PRAGMA, tiles),
+    )
+    return _with_pragmas(
+        dataclasses.replace(ev, kind=EventKind.EXCHANGE, rack=tiles, exchanged=tiles), marked
+    )
 
 
 def _tiles(text: str) -> Counter[str]:

@@ -507,6 +507,10 @@ def check_record(record: GameRecord, variant: Variant, *, label: str = "<record>
     for ev in record.events:
         if ev.kind is EventKind.PASS and ev.pragmas:
             ev = _as_exchange(_unknown_rack(ev))
+        elif ev.kind is EventKind.PLACEMENT and ev.pragmas:
+            ev = _unknown_rack(ev)
+        elif ev.kind is EventKind.EXCHANGE and ev.pragmas:
+            ev = _counted_exchange(ev)
         p = record.nick_index(ev.nick)
         if p is None:
             rp.err(ev, f"unknown player {ev.nick!r}")
@@ -564,13 +568,33 @@ def _as_exchange(ev: Event) -> Event:
 
 UNKNOWN_RACK_PRAGMA = "rackclock-rack-unknown"
 """After a pass line: its rack was not seen at the table, and the one tile written is
-a stand-in so that strict readers (which need a tile on a pass) load the record."""
+a stand-in so that strict readers (which need a tile on a pass) load the record.
+After a play: the one tile named was added to the tiles known, so that strict readers
+do not take the play for going out (docs/gcg.md)."""
+
+
+def _counted_exchange(ev: Event) -> Event:
+    """An exchange of stand-in tiles (marked with both :data:`EXCHANGE_PRAGMA` and
+    :data:`UNKNOWN_RACK_PRAGMA`), read back as the exchange the table only counted."""
+    names = {pragma.name for pragma in ev.pragmas}
+    if EXCHANGE_PRAGMA in names and UNKNOWN_RACK_PRAGMA in names:
+        return dataclasses.replace(
+            _as_exchange(dataclasses.replace(ev, kind=EventKind.PASS)), rack="", exchanged=""
+        )
+    return ev
 
 
 def _unknown_rack(ev: Event) -> Event:
-    """A pass carrying :data:`UNKNOWN_RACK_PRAGMA`, read back with its rack unknown."""
-    if any(pragma.name == UNKNOWN_RACK_PRAGMA for pragma in ev.pragmas):
-        return dataclasses.replace(ev, rack="")
+    """A pass or play carrying :data:`UNKNOWN_RACK_PRAGMA`, read back with its rack
+    unknown (a pass) or without the stand-in (a play)."""
+    for pragma in ev.pragmas:
+        if pragma.name != UNKNOWN_RACK_PRAGMA:
+            continue
+        if ev.kind is EventKind.PASS:
+            return dataclasses.replace(ev, rack="")
+        tile = pragma.value.strip()
+        if tile and tile in ev.rack:
+            return dataclasses.replace(ev, rack=ev.rack.replace(tile, "", 1))
     return ev
 
 
