@@ -15,6 +15,14 @@ table's game log) or entered before the rule.
 * NASPA's results file (NASPA Director's Manual, "Basic Format": the name
   "followed by a forward slash"): no ``/``, which ends the name field.
 
+An event's ledger started before this rule may hold a name that breaks it (its names
+are not checked again when it is read, so it still opens), and no command renames
+a player: its writers (``event export tsh|naspa``, the tsh live feed) write such a
+name by :func:`writable`, the documented rule: each character the rule refuses
+becomes a space, and when the name filed would still end in a number, each word
+that is a number is put in parentheses (``Lee, Ann (2)``). A name that keeps the
+rule is written as it is; one of refused characters only is written ``(unnamed)``.
+
 Letters an encoding cannot hold are the file writers' to refuse
 (:func:`engine.exports.tfile.t_file_bytes`: ISO-8859-1 unless ``--encoding
 utf-8``; NASPA's ASCII), never written as ``?``. Pure.
@@ -27,12 +35,14 @@ import unicodedata
 
 from engine.exports.roster import guess_filed
 
-__all__ = ["entry_fault", "line_fault", "naspa_fault", "tsh_fault"]
+__all__ = ["entry_fault", "line_fault", "naspa_fault", "tsh_fault", "writable"]
 
 _TSH_MARKS = {";": "tsh's field separator", "#": "tsh's comment mark"}
 _NASPA_MARKS = {"/": "where a name ends in NASPA's results file"}
 _NUMBER = re.compile(r"\d+(?:[.+]\d+)*")
 """A word tsh's line pattern reads as a rating."""
+_WORD_NUMBER = re.compile(r"(?<![^\s,])(\d+(?:[.+]\d+)*)(?![^\s,])")
+"""Such a word within a name (between spaces or commas)."""
 
 
 def line_fault(name: str) -> str | None:
@@ -76,6 +86,25 @@ def entry_fault(name: str) -> str | None:
     (``.t`` filed as :func:`~engine.exports.roster.guess_filed` files it, and NASPA's),
     or None."""
     return naspa_fault(name) or tsh_fault(guess_filed(name))
+
+
+def writable(name: str) -> str:
+    """An older ledger's ``name`` as its results files are written: unchanged when it
+    keeps the rule (:func:`entry_fault`), else each refused character made a space
+    and, when the name filed would still end in a number, each number in parentheses.
+
+    >>> writable("Ann Lee"), writable("Ann; Lee"), writable("Lee, Ann 2"), writable("A/B")
+    ('Ann Lee', 'Ann Lee', 'Lee, Ann (2)', 'A B')
+    >>> writable("Lee,2"), writable("Ann 2 Lee"), writable("Ann Lee 2")
+    ('Lee,(2)', 'Ann (2) Lee', 'Ann Lee 2')
+    """
+    if entry_fault(name) is None:
+        return name
+    marks = {**_TSH_MARKS, **_NASPA_MARKS}
+    text = " ".join("".join(" " if ch in marks or line_fault(ch) else ch for ch in name).split())
+    if tsh_fault(guess_filed(text)):
+        text = _WORD_NUMBER.sub(r"(\1)", text)
+    return text or "(unnamed)"
 
 
 def _marks(name: str, marks: dict[str, str]) -> str | None:

@@ -11,6 +11,7 @@ format lists a player's games, and a game not played is not one.
 
 from __future__ import annotations
 
+from engine.exports.names import writable
 from engine.exports.results import GameResult, naspa_lines
 from engine.tournament.records import Result
 from engine.tournament.state import DivisionState, EventState
@@ -20,7 +21,8 @@ __all__ = ["event_naspa_lines", "game_of"]
 
 def game_of(div: DivisionState, res: Result) -> GameResult:
     """One result of the event as the results files take a game."""
-    names = (div.name(res.first), div.name(res.second) if res.second else "")
+    # an older ledger's name that breaks the name rule: by its documented rule
+    names = (writable(div.name(res.first)), writable(div.name(res.second)) if res.second else "")
     if res.kind == "bye":
         return GameResult(
             res.round, names, res.scores, 0, "bye", res.margin(res.first), div.spec.name
@@ -51,7 +53,7 @@ def event_naspa_lines(state: EventState, notes: list[str] | None = None) -> list
             games.extend(game_of(div, res) for res in div.round_results(rnd))
             paired = {s for pair in div.pairings[rnd].pairs for s in pair}
             away.update(
-                (div.spec.name, p.name, rnd)
+                (div.spec.name, writable(p.name), rnd)
                 for seed, p in enumerate(div.players, start=1)
                 if seed not in paired
             )

@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 
 from engine.exports.errors import ResultsError
+from engine.exports.names import writable
 from engine.exports.roster import guess_filed
 from engine.exports.tfile import TLine, division_files, t_line
 from engine.tournament.errors import EventFileError
@@ -81,7 +82,8 @@ def division_t_lines(div: DivisionState) -> list[TLine]:
             if len(scores) == len(opps) - 1:  # scores are by position: none after a gap
                 scores.append(score)
         line = TLine(
-            guess_filed(player.name),
+            # an older ledger's name that breaks the name rule: by its documented rule
+            guess_filed(writable(player.name)),
             player.rating,
             tuple(opps),
             tuple(scores),
