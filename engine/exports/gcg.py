@@ -20,7 +20,16 @@ writer avoids it:
   the count is known it is written as a pass (the same score, turn and scoreless
   count) whose rack is the tiles known after it, with a note and a
   ``#rackclock-exchange N`` pragma that our reader takes back as the exchange;
-* no ``#incomplete``: an unfinished game simply stops;
+* once the bag is empty a play drew nothing, so its rack is the tiles played and
+  the rack at the player's next turn (MAGPIE takes a rack of only the tiles played
+  for going out); a play whose rack nothing else shows, with moves after it, keeps
+  one stand-in tile; a blank-only rack left against an out-play gets its ``+0`` line;
+* a one-tile play is written in the direction in which it forms a word
+  (:class:`engine.exports.gcg_table.Table`): MAGPIE scores the written direction;
+* no ``#incomplete``: an unfinished game simply stops; a game stopped at the
+  overtime cutoff is written unfinished (no end-rack lines, which MAGPIE refuses
+  before a game it sees end), its result and deductions stated after the last line;
+* names cleaned and told apart (:func:`player_names`);
 * a blank never named at the table is written as ``a`` with a note saying so;
 * the ``(time)`` lines come after the end-of-game rack lines;
 * our own pragmas (``#rackclock-settled``, ``#rackclock-result``) follow a
