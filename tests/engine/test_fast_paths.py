@@ -152,3 +152,32 @@ def test_notation_agrees() -> None:
             assert _outcome(check_tiles, tiles, unnamed_blanks=unnamed) == _outcome(
                 reference_check_tiles, tiles, unnamed_blanks=unnamed
             ), tiles
+
+
+def _reference_with_tiles(board: Board, squares: list[tuple[int, str]]) -> str:
+    cells = list(board.cells)
+    for index, tile in squares:
+        cells[index] = tile
+    return "".join(cells)
+
+
+def _cells(fn: Callable[[Board, list[tuple[int, str]]], str], *args: Any) -> str:
+    try:
+        return fn(*args)
+    except IndexError:
+        return "IndexError"
+
+
+def _fast_with_tiles(board: Board, squares: list[tuple[int, str]]) -> str:
+    return board.with_tiles(iter(squares)).cells
+
+
+def test_with_tiles_agrees() -> None:
+    rng = random.Random(9)
+    for board, _ in _plays(5, 700)[:60]:
+        for _ in range(20):
+            squares = [(rng.randint(-3, 227), rng.choice("AbZ")) for _ in range(rng.randint(0, 7))]
+            if rng.random() < 0.6:
+                squares.sort()
+            ours = _cells(_fast_with_tiles, board, squares)
+            assert ours == _cells(_reference_with_tiles, board, squares), squares
