@@ -6,7 +6,7 @@ import math
 import time
 from collections.abc import Callable
 
-__all__ = ["best_time", "percentile_ms"]
+__all__ = ["best_time", "floor_line", "percentile_ms"]
 
 
 def percentile_ms(sorted_ns: list[int], q: float) -> float:
@@ -29,3 +29,18 @@ def best_time(fn: Callable[[], object], repeat: int) -> float:
         fn()
         best = min(best, time.perf_counter() - t0)
     return best
+
+
+def floor_line(name: str, figure: str, floor: str, ratio: float, extra: str = "") -> str:
+    """The one line ``make bench`` gathers for a benchmark: its figure, its floor and how
+    many times the floor it does (above 1 is better, whichever way the figure runs).
+    A floor not met is said, not failed: on a shared machine a slow run is not a bug.
+
+    >>> floor_line("bench.gcg", "2,450 games/s", "2,000", 1.225)
+    'bench.gcg: 2,450 games/s, floor 2,000: 1.23x met'
+    >>> floor_line("bench.press", "p99 6.0 ms", "p99 5 ms", 5 / 6, "(goal 1 ms)")
+    'bench.press: p99 6.0 ms, floor p99 5 ms: 0.83x NOT MET (goal 1 ms)'
+    """
+    verdict = "met" if ratio >= 1 else "NOT MET"
+    line = f"{name}: {figure}, floor {floor}: {ratio:.2f}x {verdict}"
+    return f"{line} {extra}" if extra else line

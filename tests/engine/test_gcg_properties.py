@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -251,5 +252,10 @@ def test_bench_runs_and_ends_with_json() -> None:
     assert expected <= set(summary)
     assert summary["games"] == 20
     assert summary["placements"] > 20 * 10
-    assert summary["floor_games_per_s"] == 1000
+    assert summary["floor_games_per_s"] == 2000
     assert summary["games_per_s"] > 0
+    assert summary["ratio_to_raw_decode"] > 1
+    # the line make bench gathers: the figure, the floor, the ratio, met or NOT MET
+    (line,) = [x for x in proc.stdout.splitlines() if x.startswith("bench.gcg: ")]
+    form = r"bench\.gcg: [0-9,]+ games/s, floor 2,000: [0-9.]+x (met|NOT MET) .*"
+    assert re.fullmatch(form, line)
