@@ -17,11 +17,12 @@ table's game log) or entered before the rule.
 
 An event's ledger started before this rule may hold a name that breaks it (its names
 are not checked again when it is read, so it still opens), and no command renames
-a player: its writers (``event export tsh|naspa``, the tsh live feed) write such a
-name by :func:`writable`, the documented rule: each character the rule refuses
-becomes a space, and when the name filed would still end in a number, each word
-that is a number is put in parentheses (``Lee, Ann (2)``). A name that keeps the
-rule is written as it is; one of refused characters only is written ``(unnamed)``.
+a player: its writers (``event export tsh|naspa``, the tsh live feed, which shows
+names as the ``.t`` file does) write such a name by :func:`writable`, the documented
+rule, each format by its own part of the rule: each character that part refuses
+becomes a space, and for tsh, when the name filed would still end in a number, each
+word that is a number is put in parentheses (``Lee, Ann (2)``). A name that keeps
+the rule is written as it is; one of refused characters only is ``(unnamed)``.
 
 Letters an encoding cannot hold are the file writers' to refuse
 (:func:`engine.exports.tfile.t_file_bytes`: ISO-8859-1 unless ``--encoding
@@ -88,21 +89,25 @@ def entry_fault(name: str) -> str | None:
     return naspa_fault(name) or tsh_fault(guess_filed(name))
 
 
-def writable(name: str) -> str:
-    """An older ledger's ``name`` as its results files are written: unchanged when it
-    keeps the rule (:func:`entry_fault`), else each refused character made a space
-    and, when the name filed would still end in a number, each number in parentheses.
+def writable(name: str, kind: str) -> str:
+    """An older ledger's ``name`` as the ``kind`` of file (``tsh``, ``naspa``) is
+    written: unchanged when it keeps that format's rule, else each character the rule
+    refuses made a space and, for tsh, when the name filed would still end in a
+    number, each number in parentheses.
 
-    >>> writable("Ann Lee"), writable("Ann; Lee"), writable("Lee, Ann 2"), writable("A/B")
-    ('Ann Lee', 'Ann Lee', 'Lee, Ann (2)', 'A B')
-    >>> writable("Lee,2"), writable("Ann 2 Lee"), writable("Ann Lee 2")
-    ('Lee,(2)', 'Ann (2) Lee', 'Ann Lee 2')
+    >>> writable("Ann; Lee", "tsh"), writable("Lee, Ann 2", "tsh"), writable("A/B", "tsh")
+    ('Ann Lee', 'Lee, Ann (2)', 'A/B')
+    >>> writable("A/B", "naspa"), writable("Ann; Lee", "naspa"), writable("Lee,2", "tsh")
+    ('A B', 'Ann; Lee', 'Lee,(2)')
+    >>> writable("Ann 2 Lee", "tsh"), writable("Ann Lee 2", "tsh")
+    ('Ann (2) Lee', 'Ann Lee 2')
     """
-    if entry_fault(name) is None:
+    tsh = kind == "tsh"
+    if (tsh_fault(guess_filed(name)) if tsh else naspa_fault(name)) is None:
         return name
-    marks = {**_TSH_MARKS, **_NASPA_MARKS}
+    marks = _TSH_MARKS if tsh else _NASPA_MARKS
     text = " ".join("".join(" " if ch in marks or line_fault(ch) else ch for ch in name).split())
-    if tsh_fault(guess_filed(text)):
+    if tsh and tsh_fault(guess_filed(text)):
         text = _WORD_NUMBER.sub(r"(\1)", text)
     return text or "(unnamed)"
 

@@ -21,8 +21,7 @@ __all__ = ["event_naspa_lines", "game_of"]
 
 def game_of(div: DivisionState, res: Result) -> GameResult:
     """One result of the event as the results files take a game."""
-    # an older ledger's name that breaks the name rule: by its documented rule
-    names = (writable(div.name(res.first)), writable(div.name(res.second)) if res.second else "")
+    names = (_naspa(div, res.first), _naspa(div, res.second) if res.second else "")
     if res.kind == "bye":
         return GameResult(
             res.round, names, res.scores, 0, "bye", res.margin(res.first), div.spec.name
@@ -39,6 +38,12 @@ def game_of(div: DivisionState, res: Result) -> GameResult:
     return GameResult(res.round, names, res.scores, winner, reason, spread, div.spec.name)
 
 
+def _naspa(div: DivisionState, seed: int) -> str:
+    """The player's name as NASPA's file takes it (an older ledger's that breaks the
+    name rule: by its documented rule, :func:`engine.exports.names.writable`)."""
+    return writable(div.name(seed), "naspa")
+
+
 def event_naspa_lines(state: EventState, notes: list[str] | None = None) -> list[str]:
     """Every division's results so far, numbered straight through the file.
 
@@ -53,7 +58,7 @@ def event_naspa_lines(state: EventState, notes: list[str] | None = None) -> list
             games.extend(game_of(div, res) for res in div.round_results(rnd))
             paired = {s for pair in div.pairings[rnd].pairs for s in pair}
             away.update(
-                (div.spec.name, writable(p.name), rnd)
+                (div.spec.name, writable(p.name, "naspa"), rnd)
                 for seed, p in enumerate(div.players, start=1)
                 if seed not in paired
             )

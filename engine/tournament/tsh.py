@@ -83,7 +83,7 @@ def division_t_lines(div: DivisionState) -> list[TLine]:
                 scores.append(score)
         line = TLine(
             # an older ledger's name that breaks the name rule: by its documented rule
-            guess_filed(writable(player.name)),
+            guess_filed(writable(player.name, "tsh")),
             player.rating,
             tuple(opps),
             tuple(scores),

@@ -8,9 +8,10 @@ the writers only): a newline that would forge a player's line, an ESC, a Unicode
 separator, tsh's ``;`` and ``#``, a name filed ending in a number tsh reads as the
 rating, NASPA's ``/``, and a letter ISO-8859-1 cannot hold (refused, never ``?``;
 written with UTF-8). An event's ledger made before the rule (its names not checked
-again when it is read): written by the documented rule (:func:`engine.exports.names.
-writable`). And each name the entry check (:func:`engine.tournament.spec.results_name`)
-refuses is one the writers refuse: the rule is one.
+again when it is read): written by the documented rule, each file by its format's
+part (:func:`engine.exports.names.writable`). And each name the entry check
+(:func:`engine.tournament.spec.results_name`) refuses is one the writers refuse: the
+rule is one.
 """
 
 from __future__ import annotations
@@ -20,8 +21,9 @@ from pathlib import Path
 import pytest
 
 from clock.exports.results_files import NASPA_FILE, results_files
-from engine.exports.names import entry_fault, writable
+from engine.exports.names import naspa_fault, tsh_fault, writable
 from engine.exports.results import GameResult, ResultsError
+from engine.exports.roster import guess_filed
 from engine.exports.tfile import t_file_bytes
 from engine.tournament.errors import EventFileError
 from engine.tournament.naspa import event_naspa_lines
@@ -96,8 +98,8 @@ players = [
 
 def test_an_older_ledgers_names_are_written_by_the_documented_rule() -> None:
     """A ledger made before the rule still opens, and its files hold each name as
-    :func:`writable` makes it: ``;``, ``/``, ``#`` spaces, a trailing number in
-    parentheses."""
+    :func:`writable` makes it for that file: in the ``.t`` file ``;`` and ``#``
+    spaces and a trailing number in parentheses, in NASPA's ``/`` a space."""
     state = replay(
         [
             Created(OLDER_EVENT, "old.toml", "older"),
@@ -125,12 +127,13 @@ def test_what_the_event_refuses_at_entry_a_writer_refuses(case: str) -> None:
         results_name(player_name(name, "x"), "x")
     assert "\n" not in str(refused.value)
     assert any(k.endswith(".refused") for k in _written(name, "utf-8"))
-    assert entry_fault(writable(name)) is None
+    assert tsh_fault(guess_filed(writable(name, "tsh"))) is None
+    assert naspa_fault(writable(name, "naspa")) is None
 
 
 def test_a_name_entry_takes_every_writer_writes() -> None:
     """A number may end a name typed first name first: it is filed ``2, Ann Lee``."""
     for name in ("Ann Lee 2", "Zoë O'Brien-Smith", "Ann 2nd Lee"):
         assert results_name(player_name(name, "x"), "x") == name
-        assert writable(name) == name
+        assert writable(name, "tsh") == writable(name, "naspa") == name
         assert not any(k.endswith(".refused") for k in _written(name, "utf-8"))
