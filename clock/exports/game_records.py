@@ -12,6 +12,7 @@ from engine.events import Event, encode_event
 from engine.exports.gcg import ExportError, to_gcg
 from engine.gcg import write_gcg
 from engine.gcg.check import UNKNOWN_RACK_PRAGMA
+from engine.gcg.record import EventKind
 from engine.rules.replay import replay, split_games
 
 __all__ = ["ExportReport", "GcgFile", "export_game", "game_path", "gcg_files"]
@@ -46,6 +47,10 @@ class GcgFile:
     """What a strict reader will not take, and why (docs/gcg.md)."""
 
 
+_WHAT = {EventKind.PASS: "pass", EventKind.PLACEMENT: "play", EventKind.EXCHANGE: "exchange"}
+"""What a line with stand-in tiles is, in the note (docs/gcg.md)."""
+
+
 def gcg_files(label: str, events: Sequence[tuple[int, Event]]) -> tuple[list[GcgFile], list[str]]:
     """Each board game of a log as GCG, and the games that cannot be (with why)."""
     out: list[GcgFile] = []
@@ -58,10 +63,12 @@ def gcg_files(label: str, events: Sequence[tuple[int, Event]]) -> tuple[list[Gcg
             problems.append(f"{label} game {n}: no GCG: {exc}")
             continue
         notes = tuple(
-            f"{label} game {n} move {i}: {ev.nick}'s pass, whose rack nothing shows, "
-            f"is written with the stand-in tile {ev.rack} (#{UNKNOWN_RACK_PRAGMA})"
+            f"{label} game {n} move {i}: {ev.nick}'s {_WHAT.get(ev.kind, 'line')}, whose rack "
+            f"nothing shows, is written with the stand-in tile{'s' * (len(pr.value) > 1)} "
+            f"{pr.value} (#{UNKNOWN_RACK_PRAGMA})"
             for i, ev in enumerate(record.events, start=1)
-            if any(pr.name == UNKNOWN_RACK_PRAGMA for pr in ev.pragmas)
+            for pr in ev.pragmas
+            if pr.name == UNKNOWN_RACK_PRAGMA
         )
         out.append(GcgFile(n, write_gcg(record).encode(record.encoding), notes))
     return out, problems
