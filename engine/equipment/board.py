@@ -49,10 +49,14 @@ class Board:
 
     def tiles(self) -> Counter[str]:
         """Tiles on the board as rack tiles (every blank counted as ``"?"``)."""
+        # Counted in C, then each blank's letter folded into "?" (in the order of the
+        # squares, as a square-by-square count would insert them).
+        on_board = Counter(self.cells)
+        on_board.pop(EMPTY, None)
         counts: Counter[str] = Counter()
-        for ch in self.cells:
-            if ch != EMPTY:
-                counts["?" if ch.islower() else ch] += 1
+        for ch, n in on_board.items():
+            key = "?" if ch.islower() else ch
+            counts[key] = counts.get(key, 0) + n
         return counts
 
     def with_tiles(self, squares: Iterable[tuple[int, str]]) -> Board:

@@ -57,5 +57,15 @@ def is_subrack(part: Counter[str], whole: Counter[str]) -> bool:
 def leave(rack: Counter[str], used: Counter[str]) -> Counter[str]:
     """What remains of ``rack`` after ``used`` is taken (``used`` must be a subrack)."""
     out = rack.copy()
+    if all(n > 0 for n in rack.values()):
+        # The usual rack (every count positive): only the tiles used change, and a tile
+        # used up goes, as ``+`` would drop it.
+        for t, n in used.items():
+            left = out.get(t, 0) - n
+            if left > 0:
+                out[t] = left
+            else:
+                out.pop(t, None)
+        return out
     out.subtract(used)
     return +out

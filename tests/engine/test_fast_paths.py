@@ -6,13 +6,14 @@ random plays, good and bad, laid on them."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from engine.equipment.board import Board
-from engine.equipment.rack import parse_rack
+from engine.equipment.rack import leave, parse_rack
 from engine.equipment.tiles import TileSet, load_tile_set, parse_tile_set
 from engine.errors import EngineError
 from engine.gcg import EventKind
@@ -181,3 +182,20 @@ def test_with_tiles_agrees() -> None:
                 squares.sort()
             ours = _cells(_fast_with_tiles, board, squares)
             assert ours == _cells(_reference_with_tiles, board, squares), squares
+
+
+def test_leave_and_board_tiles_agree() -> None:
+    rng = random.Random(10)
+    for _ in range(2000):
+        rack = Counter({t: rng.randint(-1, 3) for t in rng.sample("AEQZ?", rng.randint(0, 5))})
+        used = Counter({t: rng.randint(-1, 3) for t in rng.sample("AEQZ?", rng.randint(0, 5))})
+        expected = rack.copy()
+        expected.subtract(used)
+        got = leave(rack, used)
+        assert list((+expected).items()) == list(got.items()), (rack, used)
+    for board, _ in _plays(5, 900):
+        counts: Counter[str] = Counter()
+        for ch in board.cells:
+            if ch != " ":
+                counts["?" if ch.islower() else ch] += 1
+        assert list(board.tiles().items()) == list(counts.items())
