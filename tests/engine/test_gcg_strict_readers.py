@@ -93,11 +93,12 @@ def test_the_strict_reader_loads_what_magpie_loaded(path: Path) -> None:
 
 
 def _check(text: str, variant: str, *, replayed: bool = True) -> None:
-    """Strict readers load ``text``, ours reads it without an error and, when
-    ``replayed``, our checker finds it ``ok``. Hand-written scenarios are not replayed:
-    they are rule procedures on a few moves, not whole games on one tile set (one
-    ends with most of the bag unplayed)."""
-    tiles = load_tile_set(load_variant(variant).tile_set).counts if replayed else None
+    """Strict readers load ``text`` (its racks drawn from the tile set, as MAGPIE
+    replays them), ours reads it without an error and, when ``replayed``, our checker
+    finds it ``ok``. Hand-written scenarios are not replayed by our checker: they are
+    rule procedures on a few moves, not whole games (one ends with most of the bag
+    unplayed)."""
+    tiles = load_tile_set(load_variant(variant).tile_set).counts
     assert strict_read(text, tiles) is None, text
     parsed = parse_gcg(text)
     assert not parsed.errors, parsed.errors
