@@ -92,6 +92,7 @@ class _Replay:
         self.rec = record
         self.variant = variant
         self.ts = tile_set
+        self.tiles = tile_set.total  # a sum over the set: counted once, not on every line
         self.board = Board.empty(variant.layout)
         self.problems: list[Problem] = []
         self.nicks = [p.nick for p in record.players]
@@ -125,7 +126,7 @@ class _Replay:
         self.warnings.append(Problem(line, message))
 
     def bag(self) -> int:
-        return self.ts.total - self.board.tile_count() - self.held[0] - self.held[1]
+        return self.tiles - self.board.tile_count() - self.held[0] - self.held[1]
 
     def unplayed(self) -> Counter[str]:
         """Tiles not on the board: in the bag or on either rack. Do not mutate."""
@@ -223,7 +224,8 @@ class _Replay:
             self._lay_anyway(p, ev)
             return
         used = Counter(pl.rack_tiles)
-        if rack is not None and not is_subrack(used, rack):
+        fits = rack is not None and is_subrack(used, rack)
+        if rack is not None and not fits:
             self.err(
                 ev,
                 f"play {ev.move.gcg()!r} uses {rack_string(+(used - rack))!r}, "
@@ -250,7 +252,7 @@ class _Replay:
         self._take(pl, 1)
         self.held[p] = max(0, self.held[p] - n)
         self.held[p] += min(n, max(0, self.bag()))
-        self.kept[p] = leave(rack, used) if rack is not None and is_subrack(used, rack) else None
+        self.kept[p] = leave(rack, used) if rack is not None and fits else None
         # A play that stands resets the scoreless count even if it scored 0 (a word of
         # blanks): the reading macondo also takes; see docs/gcg.md.
         self.end_turn(p, scored=True)
