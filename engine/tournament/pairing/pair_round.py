@@ -206,6 +206,7 @@ def _ranked(
             notes.append(
                 f"Gibson rule ({spec.manual} manual): {div.name(leader)} has clinched first "
                 f"and plays {div.name(opp)}, who cannot finish in the prizes"
+                + ("" if strict(leader, opp) else ": beyond the repeat limits, the rule first")
             )
             ranked = [s for s in ranked if s not in (leader, opp)]
         elif len(ranked) % 2:
