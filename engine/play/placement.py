@@ -115,10 +115,9 @@ def place(
         )
 
     values = tile_set.values
-    face = _board_faces(tile_set)
+    face, plain = _faces(tile_set)
     letter_mult = lay.letter_mult
     word_mult = lay.word_mult
-    has_blanks = tile_set.blanks > 0
     blank = tile_set.blank
     new: list[tuple[int, str]] = []
     rack_tiles: list[str] = []
@@ -174,21 +173,26 @@ def place(
                 f"play {move.written()!r} marks {square_name(board, idx)} as played "
                 "through, but it is empty"
             )
-        upper = ch.upper()
-        if ch == "?" and unnamed_blanks and has_blanks:
-            tile_value = 0
-        elif upper not in values or upper == blank:
-            raise UnknownTileError(
-                f"play {move.gcg()!r}: tile set {tile_set.name!r} has no {upper!r}"
-            )
-        elif ch.islower():
-            if not has_blanks:
-                raise UnknownTileError(
-                    f"play {move.gcg()!r}: tile set {tile_set.name!r} has no blanks"
-                )
-            tile_value = 0
+        if ch in plain:
+            # The usual tile: a letter of the set, as itself.
+            upper, tile_value = ch, values[ch]
         else:
-            tile_value = values[ch]
+            upper = ch.upper()
+            has_blanks = tile_set.blanks > 0
+            if ch == "?" and unnamed_blanks and has_blanks:
+                tile_value = 0
+            elif upper not in values or upper == blank:
+                raise UnknownTileError(
+                    f"play {move.gcg()!r}: tile set {tile_set.name!r} has no {upper!r}"
+                )
+            elif ch.islower():
+                if not has_blanks:
+                    raise UnknownTileError(
+                        f"play {move.gcg()!r}: tile set {tile_set.name!r} has no blanks"
+                    )
+                tile_value = 0
+            else:
+                tile_value = values[ch]
         new.append((idx, ch))
         rack_tiles.append("?" if ch.islower() else ch)
         lm, wm = letter_mult[idx], word_mult[idx]
@@ -251,18 +255,25 @@ def place(
     )
 
 
-_FACES: dict[int, tuple[TileSet, dict[str, int]]] = {}
+_FACES: dict[int, tuple[TileSet, dict[str, int], frozenset[str]]] = {}
 """Per tile set (by identity): the face value of every character a board cell may
-hold, a blank's lower-case letter as 0."""
+hold (a blank's lower-case letter 0), and the letters a play may write as themselves."""
 
 
-def _board_faces(tile_set: TileSet) -> dict[str, int]:
+def _faces(tile_set: TileSet) -> tuple[dict[str, int], frozenset[str]]:
     hit = _FACES.get(id(tile_set))
     if hit is None or hit[0] is not tile_set:
         faces = dict(tile_set.values)
         faces.update((t.lower(), 0) for t in tile_set.values if t.lower() != t)
-        hit = _FACES[id(tile_set)] = (tile_set, faces)
-    return hit[1]
+        # Upper case (so written as itself), not lower case, not the blank: the
+        # checks a tile of the play goes through let exactly these by at their value.
+        plain = frozenset(
+            t
+            for t in tile_set.values
+            if t != tile_set.blank and t.upper() == t and not t.islower() and t != "?"
+        )
+        hit = _FACES[id(tile_set)] = (tile_set, faces, plain)
+    return hit[1], hit[2]
 
 
 def _face_sum(cells: str, faces: dict[str, int], values: Mapping[str, int]) -> int:
