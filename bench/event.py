@@ -397,8 +397,8 @@ def main(argv: list[str] | None = None) -> int:
     print(
         floor_line(
             "bench.event",
-            f"worst path {worst}",
-            "its target ratio to the physical floor",
+            f"worst path: {worst}",
+            "each path's target ratio to its physical floor",
             share,
             "(" + ", ".join(f"{name} {value:.2f}x" for name, value in shares) + ")",
         )

@@ -37,10 +37,11 @@ def floor_line(name: str, figure: str, floor: str, ratio: float, extra: str = ""
     A floor not met is said, not failed: on a shared machine a slow run is not a bug.
 
     >>> floor_line("bench.gcg", "2,450 games/s", "2,000", 1.225)
-    'bench.gcg: 2,450 games/s, floor 2,000: 1.23x met'
+    'bench.gcg: 2,450 games/s, floor 2,000: 1.22x met'
     >>> floor_line("bench.press", "p99 6.0 ms", "p99 5 ms", 5 / 6, "(goal 1 ms)")
     'bench.press: p99 6.0 ms, floor p99 5 ms: 0.83x NOT MET (goal 1 ms)'
     """
     verdict = "met" if ratio >= 1 else "NOT MET"
-    line = f"{name}: {figure}, floor {floor}: {ratio:.2f}x {verdict}"
+    # Rounded down, so that a floor just missed never reads "1.00x".
+    line = f"{name}: {figure}, floor {floor}: {math.floor(ratio * 100) / 100:.2f}x {verdict}"
     return f"{line} {extra}" if extra else line
