@@ -25,10 +25,7 @@ def parse_rack(text: str, tile_set: TileSet) -> Counter[str]:
         # The usual rack, counted in C; upper-casing the whole ASCII string is the
         # same as upper-casing each tile but the blank.
         counts: Counter[str] = Counter(text.upper())
-        for t in counts:
-            if t not in known:
-                break
-        else:
+        if counts.keys() <= known.keys():
             return counts
     counts = Counter()
     for ch in text:
@@ -57,15 +54,12 @@ def is_subrack(part: Counter[str], whole: Counter[str]) -> bool:
 def leave(rack: Counter[str], used: Counter[str]) -> Counter[str]:
     """What remains of ``rack`` after ``used`` is taken (``used`` must be a subrack)."""
     out = rack.copy()
-    if all(n > 0 for n in rack.values()):
-        # The usual rack (every count positive): only the tiles used change, and a tile
-        # used up goes, as ``+`` would drop it.
-        for t, n in used.items():
-            left = out.get(t, 0) - n
-            if left > 0:
-                out[t] = left
-            else:
-                out.pop(t, None)
-        return out
-    out.subtract(used)
-    return +out
+    # Only the tiles used change; a tile used up goes, as ``+`` would drop it.
+    for t, n in used.items():
+        left = out.get(t, 0) - n
+        if left > 0:
+            out[t] = left
+        else:
+            out.pop(t, None)
+    # A rack that held a count of 0 or less (never a parsed one) loses it too.
+    return out if min(out.values(), default=1) > 0 else +out

@@ -133,10 +133,13 @@ class _Replay:
         return self.pool
 
     def _take(self, pl: Placement, sign: int) -> None:
+        pool = self.pool
         for tile in pl.rack_tiles:
-            self.pool[tile] -= sign
-            if not self.pool[tile]:
-                del self.pool[tile]
+            left = pool[tile] - sign
+            if left:
+                pool[tile] = left
+            else:
+                del pool[tile]
 
     def check_total(self, p: int, ev: Event) -> None:
         expected = self.total[p] + ev.score
