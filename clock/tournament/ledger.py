@@ -210,6 +210,26 @@ class EventLedger:
         """The head as this ledger last read or wrote it."""
         return Anchor(self._count, self._hash.hex())
 
+    def records(self) -> list[Record]:
+        """The records as this ledger last read or wrote them, in order (record 1 first),
+        read again from the file with the chain checked: what ``event show --history``
+        lists. Works on a ledger opened read-only.
+
+        Raises:
+            LogError: The file cannot be read or its chain breaks.
+        """
+        shown = repr(self.path)
+        try:
+            self._conn.execute("BEGIN")
+            try:
+                read = _read(self._conn, shown, 0, ZERO_HASH)
+            finally:
+                self._conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            raise _sqlite_error(shown, exc) from exc
+        # others may have appended since: only what self.state holds (its names, its seeds)
+        return [record for record, _ in read[: self._count]]
+
     def refresh(self) -> bool:
         """Take the records other processes appended since; whether there were any.
 

@@ -10,11 +10,11 @@ points per game, and the draw of a grade not played as a round robin.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from engine.tournament.assignment import round_assignments
 from engine.tournament.errors import TournamentError
-from engine.tournament.records import Result
+from engine.tournament.records import Record, Result, Retracted
 from engine.tournament.scores import score_text
 from engine.tournament.standings import Standing
 from engine.tournament.state import DivisionState, EventState
@@ -22,6 +22,7 @@ from engine.tournament.state import DivisionState, EventState
 __all__ = [
     "by_rule_marks",
     "check_played_through",
+    "history_lines",
     "pairing_lines",
     "place_text",
     "played_through",
@@ -79,12 +80,60 @@ def pairing_lines(state: EventState, div: DivisionState, rnd: int) -> list[str]:
 def result_line(div: DivisionState, res: Result) -> str:
     """``round 3: Ann Able 420 to 388 Ben Baker (table-2.sqlite sha256:9f2c...)``, with
     the ruling (a forfeit, a resignation) after the score when there is one."""
+    return f"round {res.round}: {_game_text(div, res)}"
+
+
+def _game_text(div: DivisionState, res: Result) -> str:
+    """A result as entered, without its round: names, scores, ruling, game log."""
+    if res.kind == "bye":
+        return f"{div.name(res.first or res.second)}: bye"
     where = f" ({res.game})" if res.game else ""
     ruling = f": {div.ruling(res)}" if div.ruling(res) else ""
-    line = (
-        f"round {res.round}: {div.name(res.first)} {score_text(*res.scores)} {div.name(res.second)}"
-    )
-    return line + ruling + where
+    return f"{div.name(res.first)} {score_text(*res.scores)} {div.name(res.second)}{ruling}{where}"
+
+
+def history_lines(state: EventState, records: Iterable[Record]) -> list[str]:
+    """Every result, correction and undo of the event, as ``event show --history`` prints
+    them: per division and round, in ledger order, each with its record number (the
+    ledger keeps no clock time: the number orders them), who made it and, for a
+    correction or an undo, why. ``records`` is the whole ledger in order (record 1
+    first); ``state`` the event after them, for the players' names (late entries too).
+    """
+    # (division, round) -> the lines, in ledger order; the game's result as it stood
+    # says whether a result is the first for its game or a correction of it
+    rounds: dict[tuple[str, int], list[str]] = {}
+    standing: dict[tuple[str, int, frozenset[int]], Result] = {}
+    for number, record in enumerate(records, start=1):
+        if not isinstance(record, Result | Retracted):
+            continue
+        div = state.division(record.division)
+        game = (div.spec.name, record.round, frozenset((record.first, record.second)))
+        if isinstance(record, Retracted):
+            gone = standing.pop(game, None)
+            what = _game_text(div, gone) if gone is not None else _pair_text(div, record)
+            line = f"record {number}: {what}: taken back by {record.by}: {record.reason}"
+        elif (before := standing.get(game)) is not None:
+            was = f"was {score_text(*before.scores)}"
+            line = (
+                f"record {number}: {_game_text(div, record)} ({was}): "
+                f"corrected by {record.by}: {record.reason}"
+            )
+        else:
+            line = f"record {number}: {_game_text(div, record)}: by {record.by}"
+        if isinstance(record, Result):
+            standing[game] = record
+        rounds.setdefault((div.spec.name, record.round), []).append(line)
+    out = [f"{state.spec.name or 'the event'}: results as entered, corrections and undos"]
+    for name in state.divisions:
+        held = sorted(rnd for d, rnd in rounds if d == name)
+        out.append(f"division {name}" + ("" if held else ": no result yet"))
+        for rnd in held:
+            out += [f"  round {rnd}", *(f"    {line}" for line in rounds[(name, rnd)])]
+    return out
+
+
+def _pair_text(div: DivisionState, gone: Retracted) -> str:
+    return f"{div.name(gone.first)} v {div.name(gone.second)}"
 
 
 def place_text(row: Standing, rows: Sequence[Standing]) -> str:

@@ -43,7 +43,10 @@ def register(sub: Any) -> None:
     new = action("new", "start an event's ledger from its event file", _new, log=False)
     new.add_argument("event_file", type=Path, metavar="EVENT.toml")
     new.add_argument("-o", "--output", type=Path, metavar="LEDGER", help="default: EVENT.sqlite")
-    action("show", "the divisions, players and rounds so far", _show)
+    show = action("show", "the divisions, players and rounds so far", _show)
+    show.add_argument(
+        "--history", action="store_true", help="every result, correction and undo: who and why"
+    )
     ver = action("verify", "check the ledger's hash chain and head, and replay it", _verify)
     ver.add_argument(
         "--anchor", metavar="COUNT:HASH", help="as event pair/publish printed it: nothing cut since"
@@ -270,6 +273,11 @@ def _show(args: argparse.Namespace) -> int:
 
         with _open(args) as ledger:
             st = ledger.state
+            if args.history:
+                from engine.tournament.report import history_lines
+
+                print("\n".join(history_lines(st, ledger.records())))
+                return 0
             print(f"{st.spec.name}: {st.records} records")
             for div in st.divisions.values():
                 print(f"division {div.spec.name} ({div.spec.variant}, {div.spec.rounds} rounds)")
