@@ -111,15 +111,15 @@ def history_lines(state: EventState, records: Iterable[Record]) -> list[str]:
         if isinstance(record, Retracted):
             gone = standing.pop(game, None)
             what = _game_text(div, gone) if gone is not None else _pair_text(div, record)
-            line = f"record {number}: {what}: taken back by {record.by}: {record.reason}"
+            line = f"record {number}  {what}  taken back by {record.by}: {record.reason}"
         elif (before := standing.get(game)) is not None:
             was = f"was {score_text(*before.scores)}"
             line = (
-                f"record {number}: {_game_text(div, record)} ({was}): "
+                f"record {number}  {_game_text(div, record)} ({was})  "
                 f"corrected by {record.by}: {record.reason}"
             )
         else:
-            line = f"record {number}: {_game_text(div, record)}: by {record.by}"
+            line = f"record {number}  {_game_text(div, record)}  by {record.by}"
         if isinstance(record, Result):
             standing[game] = record
         rounds.setdefault((div.spec.name, record.round), []).append(line)

@@ -34,11 +34,11 @@ def test_show_history_lists_who_entered_corrected_and_took_back_each_result(
         "Club night: results as entered, corrections and undos",
         "division A",
         "  round 1",
-        "    record 3: Ann Able 420 to 380 Ben Baker: by Judge Dee",
-        "    record 4: Ann Able 402 to 380 Ben Baker (was 420 to 380): "
+        "    record 3  Ann Able 420 to 380 Ben Baker  by Judge Dee",
+        "    record 4  Ann Able 402 to 380 Ben Baker (was 420 to 380)  "
         "corrected by Judge Dee: the slip says 402",
-        "    record 5: Cid Cole 300 to 310 Dee Dunn: by Al",
-        "    record 6: Cid Cole 300 to 310 Dee Dunn: taken back by Bo: undo",
+        "    record 5  Cid Cole 300 to 310 Dee Dunn  by Al",
+        "    record 6  Cid Cole 300 to 310 Dee Dunn  taken back by Bo: undo",
     ]
     assert verify_ledger(log) == before
 
