@@ -91,6 +91,11 @@ PROCESS_TESTS: tuple[tuple[str, str, str], ...] = (
         "terminal_ui/test_event_prizes.py",
         "test_event_prizes_prints_the_places_and_the_special_prizes",
     ),
+    (
+        "event show",
+        "terminal_ui/test_event_history.py",
+        "test_show_history_lists_who_entered_corrected_and_took_back_each_result",
+    ),
     ("event verify", "system/test_event.py", "test_an_event_from_pairings_to_tsh"),
     ("event withdraw", "system/test_readme_commands.py", "test_event_withdraw_then_pair"),
     ("event export", "system/test_event.py", "test_an_event_from_pairings_to_tsh"),
