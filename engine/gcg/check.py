@@ -22,11 +22,12 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine.equipment.board import EMPTY, Board
-from engine.equipment.rack import is_subrack, leave, parse_rack, rack_string
+from engine.equipment.rack import is_subrack, leave, parse_rack, rack_string, take_tiles
 from engine.equipment.tiles import load_tile_set
 from engine.errors import EngineError
 from engine.gcg.reader import parse_gcg
@@ -98,7 +99,7 @@ class _Replay:
         self.nicks = [p.nick for p in record.players]
         self.total = [0, 0]  # last declared cumulative per player
         self.held = [tile_set.rack_size, tile_set.rack_size]
-        self.kept: list[Counter[str] | None] = [None, None]  # known leave per player
+        self.kept: list[Mapping[str, int] | None] = [None, None]  # known leave per player
         self.turn: int | None = None
         self.scoreless = 0
         self.over: str | None = None  # why the game ended
@@ -139,7 +140,7 @@ class _Replay:
             if left:
                 pool[tile] = left
             else:
-                del pool[tile]
+                pool.pop(tile)  # dict's own, in C: Counter's ``del`` runs in Python
 
     def check_total(self, p: int, ev: Event) -> None:
         expected = self.total[p] + ev.score
@@ -185,7 +186,7 @@ class _Replay:
             # real overdraws; the tiles and arithmetic are still checked.
             self.warn(
                 ev,
-                f"rack {ev.rack!r} lacks {rack_string(+(kept - rack))!r} "
+                f"rack {ev.rack!r} lacks {rack_string(+(Counter(kept) - rack))!r} "
                 f"kept from {self.nicks[p]}'s previous rack",
             )
         return rack
@@ -226,9 +227,9 @@ class _Replay:
             # checked against them, and this one slip is reported once.
             self._lay_anyway(p, ev)
             return
-        used = Counter(pl.rack_tiles)
-        fits = rack is not None and is_subrack(used, rack)
-        if rack is not None and not fits:
+        kept = take_tiles(rack, pl.rack_tiles) if rack is not None else None
+        if rack is not None and kept is None:
+            used = Counter(pl.rack_tiles)
             self.err(
                 ev,
                 f"play {ev.move.gcg()!r} uses {rack_string(+(used - rack))!r}, "
@@ -255,7 +256,7 @@ class _Replay:
         self._take(pl, 1)
         self.held[p] = max(0, self.held[p] - n)
         self.held[p] += min(n, max(0, self.bag()))
-        self.kept[p] = leave(rack, used) if rack is not None and fits else None
+        self.kept[p] = kept
         # A play that stands resets the scoreless count even if it scored 0 (a word of
         # blanks): the reading macondo also takes; see docs/gcg.md.
         self.end_turn(p, scored=True)

@@ -25,6 +25,14 @@ _POSITION = re.compile(r"[0-9]{1,2}[A-Za-z]|[A-Za-z][0-9]{1,2}")
 _EXCHANGE = re.compile(r"-([A-Za-z?]+|[0-9]+)")
 _PAREN_RACK = re.compile(r"\(([A-Za-z?]*)\)")
 _EVENT = re.compile(r">(\S+?):(?:\s+(.*))?")
+# The usual line, a play with its rack and nothing after the total
+# (">nick: RACK 8H WORD +12 34"), read in one match: the general reading below finds
+# the same split (a rack of letters is never a position, the word is tried before it
+# only when it is an integer, and that head fits no form), so both give one event.
+_PLAY_LINE = re.compile(
+    r">(\S+?):\s+([A-Za-z?]+)\s+([0-9]{1,2}[A-Za-z]|[A-Za-z][0-9]{1,2})\s+(\S+)"
+    r"\s+([+-]?[0-9]+)\s+([+-]?[0-9]+)"
+)
 # Only CR/LF, CR and LF end lines: str.splitlines() would also split at form feeds,
 # U+0085 (a cp1252 ellipsis read as Latin-1) and U+2028, shifting line numbers.
 _NEWLINE = re.compile(r"\r\n|\r|\n")
@@ -145,12 +153,25 @@ def _classify(
     )
 
 
-def _event(line: int, text: str, players: tuple[Player, ...]) -> Event | GcgError:
-    m = _EVENT.fullmatch(text.strip())
+def _event(
+    line: int, text: str, players: tuple[Player, ...], nicks: frozenset[str]
+) -> Event | GcgError:
+    stripped = text.strip()
+    play = _PLAY_LINE.fullmatch(stripped)
+    if play is not None and (not players or play.group(1) in nicks):
+        nick, rack, position, tiles, score, cumulative = play.groups()
+        try:
+            move = parse_move(position, tiles)
+        except NotationError as exc:
+            return GcgError(line, f"{exc} in {text!r}")
+        return Event(
+            EventKind.PLACEMENT, nick, rack, int(score), int(cumulative), move=move, line=line
+        )
+    m = _EVENT.fullmatch(stripped)
     if not m:
         return GcgError(line, f"event line must start '>nick:', got {text!r}")
     nick, rest = m.group(1), (m.group(2) or "")
-    if players and nick not in {p.nick for p in players}:
+    if players and nick not in nicks:
         known = ", ".join(repr(p.nick) for p in players)
         return GcgError(line, f"unknown player {nick!r} (players: {known})")
     tokens = rest.split()
@@ -192,6 +213,9 @@ def parse_gcg(data: bytes | str) -> ParseResult:
     events: list[Event] = []
     pending: list[Pragma] = []  # pragmas after the last event
     last_was_note = False
+    # Both players once both are read, and their nicknames, for every move after that.
+    players_t: tuple[Player, ...] = ()
+    nicks: frozenset[str] = frozenset()
     for lineno, raw in enumerate(_NEWLINE.split(text), start=1):
         line = raw.strip()
         if not line:
@@ -228,10 +252,11 @@ def parse_gcg(data: bytes | str) -> ParseResult:
             if len(players) != 2:
                 if not any(e.message == _EARLY_MOVE for e in errors):  # once, not every move
                     errors.append(GcgError(lineno, _EARLY_MOVE))
-                players_t: tuple[Player, ...] = ()
-            else:
+                players_t = ()
+            elif len(players_t) != 2:
                 players_t = tuple(players)
-            ev = _event(lineno, raw, players_t)
+                nicks = frozenset(p.nick for p in players)
+            ev = _event(lineno, raw, players_t, nicks)
             if isinstance(ev, GcgError):
                 errors.append(ev)
                 continue

@@ -1,7 +1,7 @@
 """The straightforward forms of the engine's hot paths, kept as they were before
 issue 24 sped them up (engine/play/placement.py, engine/play/notation.py,
-engine/equipment/rack.py), so tests can hold the fast forms to the same answers
-and the same errors on the same inputs. Not used by the engine.
+engine/equipment/rack.py, engine/gcg/reader.py), so tests can hold the fast forms to
+the same answers and the same errors on the same inputs. Not used by the engine.
 """
 
 from __future__ import annotations
@@ -10,9 +10,11 @@ import re
 from collections import Counter
 
 from engine.equipment.board import EMPTY, Board
+from engine.equipment.rack import is_subrack, leave
 from engine.equipment.tiles import TileSet
 from engine.errors import (
     CentreNotCoveredError,
+    GcgError,
     NotationError,
     NotConnectedError,
     NoTilesPlacedError,
@@ -25,14 +27,18 @@ from engine.errors import (
     UnknownTileError,
     WordNotWholeError,
 )
+from engine.gcg.reader import _classify
+from engine.gcg.record import Event, Player
 from engine.play.notation import Move, Position
 from engine.play.placement import Placement, square_name
 
 __all__ = [
     "reference_check_tiles",
+    "reference_event",
     "reference_parse_position",
     "reference_parse_rack",
     "reference_place",
+    "reference_take_tiles",
 ]
 
 _ACROSS = re.compile(r"([0-9]{1,2})([A-Za-z])")
@@ -279,3 +285,47 @@ def reference_check_tiles(tiles: str, *, unnamed_blanks: bool = False) -> str:
     if all(ch == "." for ch in tiles):
         raise NotationError(f"play {tiles!r} places no new tile")
     return tiles
+
+
+def reference_take_tiles(rack: Counter[str], tiles: str) -> Counter[str] | None:
+    """A play's tiles taken from a rack as the checker did: a counter of the tiles,
+    tested as a subrack, then left."""
+    used = Counter(tiles)
+    return leave(rack, used) if is_subrack(used, rack) else None
+
+
+_EVENT = re.compile(r">(\S+?):(?:\s+(.*))?")
+_INT = re.compile(r"[+-]?[0-9]+")
+
+
+def reference_event(line: int, text: str, players: tuple[Player, ...]) -> Event | GcgError:
+    """An event line read the general way only: every split of the tokens tried in
+    turn (engine/gcg/reader.py reads the usual play line in one match first)."""
+    m = _EVENT.fullmatch(text.strip())
+    if not m:
+        return GcgError(line, f"event line must start '>nick:', got {text!r}")
+    nick, rest = m.group(1), (m.group(2) or "")
+    if players and nick not in {p.nick for p in players}:
+        known = ", ".join(repr(p.nick) for p in players)
+        return GcgError(line, f"unknown player {nick!r} (players: {known})")
+    tokens = rest.split()
+    for i in range(1, min(len(tokens) - 1, 4)):
+        if not (_INT.fullmatch(tokens[i]) and _INT.fullmatch(tokens[i + 1])):
+            continue
+        ev = _classify(
+            tokens[:i],
+            int(tokens[i]),
+            nick,
+            line,
+            text,
+            int(tokens[i + 1]),
+            " ".join(tokens[i + 2 :]),
+        )
+        if ev is not None:
+            return ev
+    ints = [i for i, t in enumerate(tokens) if _INT.fullmatch(t)]
+    if not ints:
+        return GcgError(line, f"truncated event line {text.strip()!r}: no score and total")
+    if ints[-1] == len(tokens) - 1 and (len(ints) == 1 or ints[-2] != ints[-1] - 1):
+        return GcgError(line, f"truncated event line {text.strip()!r}: a score but no total")
+    return GcgError(line, f"cannot read event line {text.strip()!r}")
