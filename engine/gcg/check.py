@@ -167,7 +167,7 @@ class _Replay:
         except EngineError as exc:
             self.err(ev, str(exc))
             return None
-        size = sum(rack.values())
+        size = len(ev.rack)  # parse_rack counts every character once: the rack's size
         if size > self.held[p]:
             self.err(
                 ev,
@@ -510,6 +510,8 @@ def check_record(record: GameRecord, variant: Variant, *, label: str = "<record>
         EventKind.END_DEDUCTION: rp.end_deduction,
         EventKind.TIME_PENALTY: rp.time_penalty,
     }
+    # record.nick_index's answer, looked up once per line: the nicknames differ (above).
+    seat = {nick: i for i, nick in enumerate(nicks)}
     for ev in record.events:
         if ev.kind is EventKind.PASS and ev.pragmas:
             ev = _as_exchange(_unknown_rack(ev))
@@ -517,11 +519,14 @@ def check_record(record: GameRecord, variant: Variant, *, label: str = "<record>
             ev = _unknown_rack(ev)
         elif ev.kind is EventKind.EXCHANGE and ev.pragmas:
             ev = _counted_exchange(ev)
-        p = record.nick_index(ev.nick)
+        p = seat.get(ev.nick)
         if p is None:
             rp.err(ev, f"unknown player {ev.nick!r}")
             continue
-        dispatch[ev.kind](p, ev)
+        if ev.kind is EventKind.PLACEMENT:
+            rp.placement(p, ev)  # most lines: no dict lookup, which hashes the enum in Python
+        else:
+            dispatch[ev.kind](p, ev)
     for pragma in record.all_pragmas():
         if pragma.name in ("rack1", "rack2"):
             try:
