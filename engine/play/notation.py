@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from engine.errors import NotationError
 
@@ -43,6 +44,9 @@ class Position:
         return self.gcg()
 
 
+# A board has a few hundred positions and a Position is immutable: every play of every
+# check and replay parses one, and a cached answer costs a tenth of parsing it again.
+@lru_cache(maxsize=2048)
 def parse_position(text: str) -> Position:
     """Parse a GCG position, upper or lower case.
 
