@@ -67,6 +67,7 @@ __all__ = [
     "ExportError",
     "clock_annotation",
     "known_racks",
+    "one_line",
     "player_names",
     "stand_ins",
     "stated_result",
@@ -96,17 +97,24 @@ def player_names(names: tuple[str, str]) -> tuple[str, str]:
     tab, ``\x00``..., Unicode categories Cc, Cf, Zl, Zp) becomes one space, and the
     ends are trimmed; a name left empty is ``Player 1`` or ``Player 2`` (its seat).
     Two players may not share a name (MAGPIE: "duplicate player name"): when the
-    cleaned names are equal, the second seat's gets `` (2)``.
+    cleaned names are equal but for case (as the checker compares them), the second
+    seat's gets `` (2)``.
     """
-    cleaned = []
-    for seat, name in enumerate(names, start=1):
-        spaced = "".join(
-            " " if ch.isspace() or unicodedata.category(ch) in _NOT_IN_A_NAME else ch for ch in name
-        )
-        cleaned.append(" ".join(spaced.split()) or f"Player {seat}")
-    if cleaned[0] == cleaned[1]:
+    cleaned = [one_line(name) or f"Player {seat}" for seat, name in enumerate(names, start=1)]
+    # casefold: the one rule the checker (engine/gcg/check.py) holds names to
+    if cleaned[0].casefold() == cleaned[1].casefold():
         cleaned[1] += " (2)"
     return cleaned[0], cleaned[1]
+
+
+def one_line(text: str) -> str:
+    """``text`` as one header line holds it: each run of white space and control
+    characters (Unicode categories Cc, Cf, Zl, Zp) one space, the ends trimmed. The
+    rule of a player's name and of the title."""
+    spaced = "".join(
+        " " if ch.isspace() or unicodedata.category(ch) in _NOT_IN_A_NAME else ch for ch in text
+    )
+    return " ".join(spaced.split())
 
 
 _NOT_IN_A_NAME = frozenset({"Cc", "Cf", "Zl", "Zp"})
@@ -224,6 +232,7 @@ def to_gcg(state: GameState, *, title: str = "") -> GameRecord:
     order = (first, 1 - first)
     players = tuple(Player(nicks[i], names[i]) for i in order)
     header: list[Pragma] = []
+    title = one_line(title)
     if title:
         header.append(Pragma("title", title))
     if state.variant is not None:
@@ -331,7 +340,9 @@ def to_gcg(state: GameState, *, title: str = "") -> GameRecord:
         )
         events[-1] = _with_pragmas(events[-1], stated)
     events = stand_ins(events, ts.distribution(), drew_nothing)
-    encoding = "UTF-8" if any(ord(ch) > 127 for name in names for ch in name) else "ISO-8859-1"
+    # Every header line's text decides: a title from a file name may need UTF-8 alone.
+    texts = (*names, *(p.value for p in header))
+    encoding = "UTF-8" if any(ord(ch) > 127 for text in texts for ch in text) else "ISO-8859-1"
     return GameRecord(players, tuple(header), tuple(events), encoding)
 
 

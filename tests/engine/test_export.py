@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine.equipment.tiles import load_tile_set
 from engine.events import (
     Adjusted,
     ClockPressed,
@@ -98,7 +99,7 @@ def test_a_game_in_progress_simply_stops() -> None:
     state, _ = replay(numbered(events[: len(events) // 2]))
     text = write_gcg(to_gcg(state))
     assert "#incomplete" not in text
-    assert strict_read(text) is None
+    assert strict_read(text, load_tile_set("english").counts) is None
     check = check_record(read_gcg(text), load_variant("nzasp"))
     assert check.ok, check.errors
     assert not check.complete

@@ -8,10 +8,14 @@ import sys
 from pathlib import Path
 
 from clock.log.eventlog import EventLog
+from engine.equipment.tiles import load_tile_set
 from engine.events import ClockPressed, EndRacks, Event, GameStarted, Passed, Resigned, TilesPlaced
 from engine.gcg import check_bytes
 from engine.rules.variant import load_variant
 from tests.strict_gcg import strict_read
+
+ENGLISH = load_tile_set("english").counts
+"""nzasp's tile set: strict_read checks each rack against it (110, 101)."""
 
 RACKCLOCK = str(Path(sys.executable).parent / "rackclock")
 
@@ -62,7 +66,7 @@ def test_gcg_of_a_log_with_two_games(tmp_path: Path) -> None:
     for n, first in ((1, "Ann Lee"), (2, "Cyd Oh")):
         data = (tmp_path / f"t1-{n}.gcg").read_bytes()
         assert f"#player1 {first.split()[0]}{first.split()[1]} {first}" in data.decode()
-        assert strict_read(data.decode("latin-1")) is None
+        assert strict_read(data.decode("latin-1"), ENGLISH) is None
         assert check_bytes(data, "x", load_variant("nzasp")).ok
 
 
@@ -129,7 +133,7 @@ def test_a_pass_with_no_rack_known_is_named_for_the_director() -> None:
     files, problems = gcg_files("t1", events)
     assert not problems
     (game,) = files
-    assert strict_read(game.data.decode("latin-1")) is None
+    assert strict_read(game.data.decode("latin-1"), ENGLISH) is None
     assert game.notes
     assert all("is written with the stand-in tile" in note for note in game.notes)
 
@@ -144,5 +148,36 @@ def test_names_with_control_characters_or_alike_are_written_cleaned(tmp_path: Pa
         "#player1 AnnLee Ann Lee",
         "#player2 AnnLee(2) Ann Lee (2)",
     ]
-    assert strict_read(out.stdout) is None
+    assert strict_read(out.stdout, ENGLISH) is None
     assert check_bytes(out.stdout.encode(), "x", load_variant("nzasp")).ok
+
+
+def test_a_log_named_with_letters_latin_1_lacks_is_written_in_utf_8(tmp_path: Path) -> None:
+    # The title is the log's name: the encoding was once chosen from the players'
+    # names only, and `Łódź.jsonl` stopped with an internal error (issue 24 §1).
+    log = log_of(tmp_path / "t.sqlite", game(0, ("Ann", "Ben")))
+    subprocess.run([RACKCLOCK, "log", "export", log, "-o", tmp_path / "Łódź.jsonl"], check=True)
+    out = run("gcg", tmp_path / "Łódź.jsonl", "-o", tmp_path / "out.gcg")
+    assert out.returncode == 0, out.stderr
+    data = (tmp_path / "out.gcg").read_bytes()
+    assert data.startswith(b"#character-encoding UTF-8\n")
+    assert "#title Łódź game 1\n" in data.decode()
+    assert strict_read(data.decode(), ENGLISH) is None
+
+
+def test_a_log_named_with_a_newline_is_titled_on_one_line(tmp_path: Path) -> None:
+    log = log_of(tmp_path / "two\nlines \t.sqlite", game(0, ("Ann", "Ben")))
+    out = run("gcg", log)
+    assert out.returncode == 0, out.stderr
+    assert "#title two lines game 1\n" in out.stdout
+    assert strict_read(out.stdout, ENGLISH) is None
+
+
+def test_names_equal_but_for_case_pass_the_strict_check(tmp_path: Path) -> None:
+    log = log_of(tmp_path / "t.sqlite", game(0, ("ann lee", "Ann Lee")))
+    out = run("gcg", log)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[1] == "#player2 AnnLee(2) Ann Lee (2)"
+    result = check_bytes(out.stdout.encode(), "x", load_variant("nzasp"))
+    assert result.ok, result
+    assert not result.warnings, result
