@@ -82,7 +82,9 @@ def parse_jsonl_with_refused(
     events: list[tuple[int, Event]] = []
     bad: list[Rejected] = []
     refused: list[Refused] = []
-    for lineno, line in enumerate(text.splitlines(), start=1):
+    # "\n" alone ends a line: str.splitlines() would also split at U+0085, U+2028 and
+    # U+2029, which JSON writes unescaped inside a string such as a player's name.
+    for lineno, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
         try:

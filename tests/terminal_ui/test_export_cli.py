@@ -181,3 +181,15 @@ def test_names_equal_but_for_case_pass_the_strict_check(tmp_path: Path) -> None:
     result = check_bytes(out.stdout.encode(), "x", load_variant("nzasp"))
     assert result.ok, result
     assert not result.warnings, result
+
+
+def test_a_log_exported_as_json_lines_reads_back_with_line_separators_in_a_name(
+    tmp_path: Path,
+) -> None:
+    # JSON writes U+0085, U+2028 and U+2029 unescaped: a reader splitting lines at them
+    # once cut the game's first line in two (issue 24 §1).
+    log = log_of(tmp_path / "t.sqlite", game(0, ("Ann\u2028Lee", "Ben\x85Ray\u2029")))
+    subprocess.run([RACKCLOCK, "log", "export", log, "-o", tmp_path / "t.jsonl"], check=True)
+    out = run("gcg", tmp_path / "t.jsonl")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[:2] == ["#player1 AnnLee Ann Lee", "#player2 BenRay Ben Ray"]
