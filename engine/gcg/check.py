@@ -513,12 +513,13 @@ def check_record(record: GameRecord, variant: Variant, *, label: str = "<record>
     # record.nick_index's answer, looked up once per line: the nicknames differ (above).
     seat = {nick: i for i, nick in enumerate(nicks)}
     for ev in record.events:
-        if ev.kind is EventKind.PASS and ev.pragmas:
-            ev = _as_exchange(_unknown_rack(ev))
-        elif ev.kind is EventKind.PLACEMENT and ev.pragmas:
-            ev = _unknown_rack(ev)
-        elif ev.kind is EventKind.EXCHANGE and ev.pragmas:
-            ev = _counted_exchange(ev)
+        if ev.pragmas:  # most lines have none: one test, not three
+            if ev.kind is EventKind.PASS:
+                ev = _as_exchange(_unknown_rack(ev))
+            elif ev.kind is EventKind.PLACEMENT:
+                ev = _unknown_rack(ev)
+            elif ev.kind is EventKind.EXCHANGE:
+                ev = _counted_exchange(ev)
         p = seat.get(ev.nick)
         if p is None:
             rp.err(ev, f"unknown player {ev.nick!r}")
