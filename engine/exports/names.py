@@ -5,13 +5,21 @@ and again by each writer (:func:`engine.exports.tfile.t_line`, NASPA's
 table's game log) or entered before the rule.
 
 * One line of printable text: no control character (a newline would start a
-  forged line of its own in either file, an ESC would drive a terminal) and no
-  Unicode line or paragraph separator (readers that split lines on them would).
+  forged line of its own in either file, an ESC would drive a terminal), no
+  Unicode line or paragraph separator (readers that split lines on them would), no
+  invisible format character (U+202E turns the text around, U+200B hides a break;
+  the joiners U+200C and U+200D that some scripts spell with are kept), and no
+  private-use or unassigned character.
+* At least one letter (a Unicode letter, category L*): a name of punctuation,
+  spaces or digits only is no name (NASPA's file would get an empty one, tsh a
+  line it misreads, and ``event result`` takes digits as a player's number).
 * tsh's ``.t`` line (tsh's ``TFile::ParseLine``: ``^(.+?\\S)\\s+(\\d+(?:[.+]\\d+)*)
   \\s*([\\d\\s]*);...``): no ``;``, the field separator, and no ``#``, which starts
   a comment (a whole line, or with tsh's ``inline_comments`` the rest of one); the
   name as filed must not end in a number, which tsh would read as the rating
-  (``Lee, Ann 2 1800 ...``: rating 2).
+  (``Lee, Ann 2 1800 ...``: rating 2). The filed name is held to tsh's pattern
+  itself (:data:`T_LINE`): it must read back as the whole name, so a one-character
+  name (the pattern's ``.+?\\S`` needs two) is refused too.
 * NASPA's results file (NASPA Director's Manual, "Basic Format": the name
   "followed by a forward slash"): no ``/``, which ends the name field.
 
@@ -21,8 +29,9 @@ a player: its writers (``event export tsh|naspa``, the tsh live feed, which show
 names as the ``.t`` file does) write such a name by :func:`writable`, the documented
 rule, each format by its own part of the rule: each character that part refuses
 becomes a space, and for tsh, when the name filed would still end in a number, each
-word that is a number is put in parentheses (``Lee, Ann (2)``). A name that keeps
-the rule is written as it is; one of refused characters only is ``(unnamed)``.
+word that is a number is put in parentheses (``Lee, Ann (2)``), as is a name still
+too short for tsh (``(A)``). A name that keeps the rule is written as it is; one
+with no letter left is ``(unnamed)``.
 
 Letters an encoding cannot hold are the file writers' to refuse
 (:func:`engine.exports.tfile.t_file_bytes`: ISO-8859-1 unless ``--encoding
@@ -36,13 +45,31 @@ import unicodedata
 
 from engine.exports.roster import guess_filed
 
-__all__ = ["entry_fault", "line_fault", "naspa_fault", "tsh_fault", "writable"]
+__all__ = [
+    "MAX_NAME",
+    "T_LINE",
+    "entry_fault",
+    "letter_fault",
+    "line_fault",
+    "naspa_fault",
+    "tsh_fault",
+    "writable",
+]
+
+MAX_NAME = 60
+"""A name's characters at most, at entry: room for any real name (with a middle name
+and a suffix) while a pasted paragraph is refused, not written in every file."""
+
+T_LINE = re.compile(r"^(.+?\S)\s+(\d+(?:[.+]\d+)*)\s*([\d\s]*);", re.ASCII)
+"""tsh's ``.t`` line (``TFile::ParseLine``): the name, the rating, the opponents,
+then ``;``. The one reader of a line's name and rating here: :func:`tsh_fault`
+holds each name written to it, and tsh's readers (``parse_t``, the roster) use it."""
 
 _TSH_MARKS = {";": "tsh's field separator", "#": "tsh's comment mark"}
 _NASPA_MARKS = {"/": "where a name ends in NASPA's results file"}
-_NUMBER = re.compile(r"\d+(?:[.+]\d+)*")
+_NUMBER = re.compile(r"\d+(?:[.+]\d+)*", re.ASCII)
 """A word tsh's line pattern reads as a rating."""
-_WORD_NUMBER = re.compile(r"(?<![^\s,])(\d+(?:[.+]\d+)*)(?![^\s,])")
+_WORD_NUMBER = re.compile(r"(?<![^\s,])(\d+(?:[.+]\d+)*)(?![^\s,])", re.ASCII)
 """Such a word within a name (between spaces or commas)."""
 
 
@@ -53,9 +80,34 @@ def line_fault(name: str) -> str | None:
     (None, "has '\\\\n', a control character")
     """
     for ch in name:
-        if unicodedata.category(ch) in ("Cc", "Zl", "Zp", "Cs"):
-            return f"has {ch!r}, a control character"
+        kind = _UNPRINTABLE.get(unicodedata.category(ch))
+        if kind and ch not in _JOINERS:
+            return f"has {ch!r}, {kind}"
     return None
+
+
+_UNPRINTABLE = {
+    "Cc": "a control character",
+    "Zl": "a control character",
+    "Zp": "a control character",
+    "Cs": "a control character",
+    "Cf": "an invisible format character",
+    "Co": "a private-use character",
+    "Cn": "an unassigned character",
+}
+_JOINERS = {"\u200c", "\u200d"}
+"""Zero-width non-joiner and joiner: format characters some scripts spell names with."""
+
+
+def letter_fault(name: str) -> str | None:
+    """Why ``name`` is no name (it has no letter), or None.
+
+    >>> letter_fault("Zoë"), letter_fault(". ,")
+    (None, 'has no letter')
+    """
+    if any(unicodedata.category(ch).startswith("L") for ch in name):
+        return None
+    return "has no letter"
 
 
 def tsh_fault(filed: str) -> str | None:
@@ -64,12 +116,17 @@ def tsh_fault(filed: str) -> str | None:
     >>> tsh_fault("Lee, Ann"), tsh_fault("Lee; Ann"), tsh_fault("Lee, Ann 2")
     (None, "has ';', tsh's field separator", 'ends in 2, which tsh would read as the rating')
     """
-    fault = line_fault(filed) or _marks(filed, _TSH_MARKS)
+    fault = line_fault(filed) or letter_fault(filed) or _marks(filed, _TSH_MARKS)
     if fault:
         return fault
     words = filed.split()
     if len(words) > 1 and _NUMBER.fullmatch(words[-1]):
         return f"ends in {words[-1]}, which tsh would read as the rating"
+    read = T_LINE.match(f"{filed} 1800 2; 400")
+    if read is None or read.group(1) != filed:
+        # e.g. one character: the pattern's name is two at least, so 'A 1800' is read
+        got = f"{read.group(1)!r} rated {read.group(2)}" if read else "no name"
+        return f"would be read by tsh as {got}"
     return None
 
 
@@ -79,13 +136,15 @@ def naspa_fault(name: str) -> str | None:
     >>> naspa_fault("Ann Lee"), naspa_fault("Ann/Lee")
     (None, "has '/', where a name ends in NASPA's results file")
     """
-    return line_fault(name) or _marks(name, _NASPA_MARKS)
+    return line_fault(name) or letter_fault(name) or _marks(name, _NASPA_MARKS)
 
 
 def entry_fault(name: str) -> str | None:
     """Why ``name``, entering an event, could not be written in its results files
     (``.t`` filed as :func:`~engine.exports.roster.guess_filed` files it, and NASPA's),
-    or None."""
+    or None; and a name over :data:`MAX_NAME` characters."""
+    if len(name) > MAX_NAME:
+        return f"is {len(name)} characters long, over {MAX_NAME}"
     return naspa_fault(name) or tsh_fault(guess_filed(name))
 
 
@@ -109,7 +168,11 @@ def writable(name: str, kind: str) -> str:
     text = " ".join("".join(" " if ch in marks or line_fault(ch) else ch for ch in name).split())
     if tsh and tsh_fault(guess_filed(text)):
         text = _WORD_NUMBER.sub(r"(\1)", text)
-    return text or "(unnamed)"
+    if letter_fault(text):
+        return "(unnamed)"
+    if tsh and tsh_fault(guess_filed(text)):  # one letter: tsh reads two at least
+        text = f"({text})"
+    return text
 
 
 def _marks(name: str, marks: dict[str, str]) -> str | None:

@@ -12,11 +12,12 @@ director to read (docs/director.md).
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from engine.exports.errors import ResultsError
-from engine.exports.names import line_fault, naspa_fault
+from engine.exports.names import line_fault, naspa_fault, tsh_fault
 from engine.exports.roster import Roster, guess_filed, without_accents
 from engine.exports.tfile import TLine, division_files, t_line
 from engine.rules.state import GameState
@@ -93,7 +94,8 @@ def _filed(name: str, roster: Roster | None, notes: list[str] | None) -> str:
     found = roster.filed(name) if roster is not None else None
     if found is not None:
         return found
-    filed = guess_filed(name)
+    # composed (NFC), as an event's names are: 'e' and U+0308 are 'ë', which Latin-1 holds
+    filed = guess_filed(unicodedata.normalize("NFC", name))
     if notes is not None and "," not in name and len(name.split()) > 2:
         notes.append(
             f"{name!r} filed as {filed!r} "
@@ -106,7 +108,10 @@ def _ascii(text: str, name: str, notes: list[str] | None) -> str:
     """NASPA's file is ASCII: accents are dropped (ZOË -> ZOE), and said."""
     plain = without_accents(text)
     if not plain.isascii():
-        raise ResultsError(f"{name!r} has letters with no ASCII form: spell it in the roster")
+        raise ResultsError(
+            f"{name!r} has letters with no ASCII form: NASPA's file cannot hold that name "
+            "(give --roster FILE to spell it)"
+        )
     if plain != text and notes is not None:
         notes.append(f"{name!r} written {plain!r} in the NASPA file (ASCII only)")
     return plain
@@ -119,7 +124,9 @@ def _naspa_name(name: str, roster: Roster | None = None, notes: list[str] | None
     text = " ".join(p for p in (last.strip(), first.strip()) if p).upper().replace(".", "")
     fault = naspa_fault(text)
     if fault:  # the name ends at "/" (seed 000, "Basic Format"): never write one
-        raise ResultsError(f"{name!r} {fault}: NASPA's file cannot hold that name")
+        raise ResultsError(
+            f"{name!r} {fault}: NASPA's file cannot hold that name (give --roster FILE to spell it)"
+        )
     return _ascii(text, name, notes)
 
 
@@ -254,6 +261,12 @@ def _tsh_division(
         if rating is None and notes is not None and roster is not None:
             notes.append(f"{name} is not on the roster: rating 0")
         filed = _filed(name, roster, notes)
+        fault = tsh_fault(filed)
+        if fault:  # quote the name as typed at the table, and the way out
+            raise ResultsError(
+                f"{name!r} (filed {filed!r}) {fault}: a .t file cannot hold that name "
+                "(give --roster FILE to spell it)"
+            )
         line = TLine(filed, rating or 0, opps, scores, p12)
         lines.append(t_line(line))
     return lines

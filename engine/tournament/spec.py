@@ -39,6 +39,7 @@ foursomes from dozens). Pure: the caller reads the file and passes its text.
 from __future__ import annotations
 
 import tomllib
+import unicodedata
 from typing import Any
 
 import msgspec
@@ -92,29 +93,34 @@ number they can hold."""
 
 
 def one_line(text: str, what: str, where: str) -> str:
-    """``text`` (a name), refused when it has a control character: a newline would
-    start a line of its own in a tsh or NASPA file or a sheet, an ESC would drive
-    the terminal that shows it.
+    """``text`` (a name), refused when it is not one line of printable text
+    (:func:`engine.exports.names.line_fault`, the one rule): a newline would start a
+    line of its own in a tsh or NASPA file or a sheet, an ESC would drive the
+    terminal that shows it, U+202E would turn it around.
 
     Raises:
-        EventFileError: The name quoted, with ``what`` it is (``player name``).
+        EventFileError: The name quoted, with ``what`` it is (``player name``), what
+            is wrong and ``where`` (the file).
     """
-    if line_fault(text):  # the one rule of a name's characters (engine.exports.names)
+    fault = line_fault(text)
+    if fault:
         raise EventFileError(
-            f"{where}: {what} {text!r} has a control character (a tab, a newline): "
-            "a name is one line of printable text"
+            f"{where}: {what} {text!r} {fault}: a name is one line of printable text"
         )
     return text
 
 
 def player_name(text: str, where: str) -> str:
-    """A player's name as the event keeps it: runs of spaces made one, none at the ends.
+    """A player's name as the event keeps it: in Unicode's composed form (NFC: ``e``
+    and a combining diaeresis are ``ë``, which ISO-8859-1 holds), runs of spaces made
+    one, none at the ends.
 
     Raises:
-        EventFileError: Empty, or with a control character (:func:`one_line`), quoted.
+        EventFileError: Empty, or not one line of printable text (:func:`one_line`),
+            quoted.
     """
     one_line(text, "player name", where)
-    name = " ".join(text.split())
+    name = " ".join(unicodedata.normalize("NFC", text).split())
     if not name:
         raise EventFileError(f"{where}: player name {text!r} is empty")
     return name
@@ -123,10 +129,12 @@ def player_name(text: str, where: str) -> str:
 def results_name(name: str, where: str) -> str:
     """``name`` (a player's, as :func:`player_name` keeps it) as it enters an event
     (``event new``, ``event enter``, ``event import``), refused when tsh's or NASPA's
-    file could not hold it: a ``;`` or ``#`` (tsh's separator and comment mark), a
-    ``/`` (where NASPA's name field ends), or filed ending in a number that tsh would
-    read as the rating (:mod:`engine.exports.names`, the one rule). An older ledger's
-    names are not checked again when it is read: its writers refuse them instead.
+    file could not hold it: no letter, over :data:`~engine.exports.names.MAX_NAME`
+    characters, a ``;`` or ``#`` (tsh's separator and comment mark), a ``/`` (where
+    NASPA's name field ends), or filed ending in a number that tsh would read as the
+    rating or too short for tsh to read (:mod:`engine.exports.names`, the one rule).
+    An older ledger's names are not checked again when it is read: its writers
+    refuse them instead.
 
     Raises:
         EventFileError: The name quoted, with what is wrong.
@@ -267,8 +275,9 @@ def _rounds(text: object, where: str) -> tuple[int, int]:
 _TIEBREAKS = ("wins", "spread", "score", "rating")
 
 
-def _division(raw: dict[str, Any], where: str) -> DivisionSpec:
+def _division(raw: dict[str, Any], source: str, number: int) -> DivisionSpec:
     raw = dict(raw)
+    where = f"{source} division {number}"
     name = raw.get("name")
     if not isinstance(name, str) or not name.strip():
         raise EventFileError(f"{where}: a division needs a name")
@@ -298,7 +307,9 @@ def _division(raw: dict[str, Any], where: str) -> DivisionSpec:
     except msgspec.ValidationError as exc:
         raise EventFileError(f"{where}: {exc}") from exc
     players = tuple(
-        msgspec.structs.replace(p, name=player_name(p.name, where)) for p in div.players
+        # a name's refusal says where as results_name's does: the file, then the division
+        msgspec.structs.replace(p, name=player_name(p.name, f"{source}: {where}"))
+        for p in div.players
     )
     div = msgspec.structs.replace(div, players=players)
     _check(div, where)
@@ -373,7 +384,7 @@ def parse_event(text: str, source: str) -> EventSpec:
     divisions = doc.get("division", [])
     if not isinstance(divisions, list) or not divisions:
         raise EventFileError(f"{source}: no [[division]] (an event has at least one)")
-    divs = tuple(_division(d, f"{source} division {i}") for i, d in enumerate(divisions, 1))
+    divs = tuple(_division(d, source, i) for i, d in enumerate(divisions, 1))
     seen = [d.name.casefold() for d in divs]
     for d in divs:
         if seen.count(d.name.casefold()) > 1:

@@ -43,6 +43,10 @@ TABLE_NAMES = {
     "trailing_number": "Lee, Ann 2",
     "slash": "Ann/Lee",
     "latin1_cannot_hold": "Łukasz Nowak",
+    "blank": "   ",
+    "punctuation_only": ". ,",
+    "single_letter": "A",
+    "format_character": "Ann\u202eLee",
 }
 """Each case's first player, who beats Ben Ray 400-300 in round 1."""
 

@@ -31,6 +31,13 @@ players = [
         ("Ann; Lee", "has ';', tsh's field separator"),
         ("Lee, Ann 2", "ends in 2, which tsh would read as the rating"),
         ("Ann/Lee", "has '/', where a name ends in NASPA's results file"),
+        (",", "has no letter"),
+        ("...", "has no letter"),
+        ("1234", "has no letter"),
+        ("X", "would be read by tsh as 'X 1800' rated 2"),
+        ("Ann\u202eLee", "has '\\u202e', an invisible format character"),
+        ("Ann\u200bLee", "has '\\u200b', an invisible format character"),
+        ("A" * 61, "is 61 characters long, over 60"),
     ],
 )
 def test_event_new_refuses_a_name_the_results_files_cannot_hold(
@@ -39,11 +46,26 @@ def test_event_new_refuses_a_name_the_results_files_cannot_hold(
     (tmp_path / "club.toml").write_text(EVENT.replace("NAME", name), encoding="utf-8")
     done = rackclock("event", "new", tmp_path / "club.toml", "-o", tmp_path / "club.sqlite")
     assert done.returncode == 1, done.stderr
+    rule = "a name must fit tsh's and NASPA's results files"
+    if fault.endswith("character"):  # one_line's refusal, before the results files'
+        rule = "a name is one line of printable text"
     assert done.stderr == (
         f"rackclock event new: {tmp_path / 'club.toml'}: division 'A': player name "
-        f"{name!r} {fault}: a name must fit tsh's and NASPA's results files\n"
+        f"{name!r} {fault}: {rule}\n"
     )
     assert not (tmp_path / "club.sqlite").exists()
+
+
+def test_event_new_keeps_a_combining_mark_composed(tmp_path: Path) -> None:
+    """'Zoe' and U+0308 enter as 'Zoë' (NFC), which the ISO-8859-1 .t file holds."""
+    (tmp_path / "club.toml").write_text(EVENT.replace("NAME", "Zoe\u0308 Lee"), encoding="utf-8")
+    ledger = tmp_path / "club.sqlite"
+    done = rackclock("event", "new", tmp_path / "club.toml", "-o", ledger)
+    assert done.returncode == 0, done.stderr
+    out = tmp_path / "tsh"
+    done = rackclock("event", "export", "tsh", ledger, "-o", out)
+    assert done.returncode == 0, done.stderr
+    assert (out / "a.t").read_text("iso-8859-1").splitlines()[1].startswith("Lee, Zoë 1800")
 
 
 def test_event_enter_refuses_such_a_name_before_the_ledger_is_read(tmp_path: Path) -> None:
@@ -56,6 +78,13 @@ def test_event_enter_refuses_such_a_name_before_the_ledger_is_read(tmp_path: Pat
     assert done.stderr == (
         "rackclock event enter: late entry: player name 'Cy #1 Oh' has '#', tsh's comment "
         "mark: a name must fit tsh's and NASPA's results files\n"
+    )
+    assert ledger.read_bytes() == before
+    done = rackclock("event", "enter", ledger, "X", "1500", "--round", "2")
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == (
+        "rackclock event enter: late entry: player name 'X' would be read by tsh as "
+        "'X 1800' rated 2: a name must fit tsh's and NASPA's results files\n"
     )
     assert ledger.read_bytes() == before
     # the same player, named as the files can hold, is entered and exported as entered
@@ -71,8 +100,8 @@ def test_event_enter_refuses_such_a_name_before_the_ledger_is_read(tmp_path: Pat
     [
         ("Lee #2, Ann 1800 2; 400", "player name 'Ann Lee #2' has '#', tsh's comment mark: "
          "a name must fit tsh's and NASPA's results files"),
-        ("Lee, A\x1bnn 1800 2; 400", "player name 'A\\x1bnn Lee' has a control character "
-         "(a tab, a newline): a name is one line of printable text"),
+        ("Lee, A\x1bnn 1800 2; 400", "player name 'A\\x1bnn Lee' has '\\x1b', a "
+         "control character: a name is one line of printable text"),
     ],
 )  # fmt: skip
 def test_event_import_refuses_such_a_name_naming_the_file_and_player(

@@ -70,4 +70,11 @@ def test_both_naspa_exports_refuse_a_name_with_no_ascii_form_alike(tmp_path: Pat
         assert refused.returncode == 1, refused.stderr
         said.append(refused.stderr.partition(": ")[2])
         assert not (tmp_path / "results.txt").exists()
-    assert said == ["'Łukasz Nowak' has letters with no ASCII form: spell it in the roster\n"] * 2
+    assert (
+        said
+        == [
+            "'Łukasz Nowak' has letters with no ASCII form: NASPA's file cannot hold that name "
+            "(give --roster FILE to spell it)\n"
+        ]
+        * 2
+    )
