@@ -295,37 +295,34 @@ class DirectorApp(App[int]):
         # write (deploy/mosquitto): it delivers only the game assigned to this table
         self._take(key, table.events, version, table.table)
 
-    def action_event(self) -> None:
-        """The event screen: the round in play and the standings (``--event``)."""
+    def _event_desk(self) -> EventDesk | None:
+        """The event, for a screen of the event's (keys S, I, W); None, said on the
+        feedback line, when the console runs none or another screen is open."""
         if isinstance(self.screen, ModalScreen):
-            return
-        desk = self.desk
-        if desk is None:
+            return None
+        if self.desk is None:
             self.feedback = "no event: start the console with --event LEDGER (rackclock event new)"
             self.query_one("#feedback", Static).update(escape(self.feedback))
-            return
-        self.push_screen(EventScreen(lambda: desk.text(self.rows)))
+        return self.desk
+
+    def action_event(self) -> None:
+        """The event screen: the round in play and the standings (``--event``)."""
+        desk = self._event_desk()
+        if desk is not None:
+            self.push_screen(EventScreen(lambda: desk.text(self.rows)))
 
     def action_slips(self) -> None:
         """The slip screen: results from paper slips, a game a line (``--event``); its
         records are made by the console's ``--name``."""
-        if isinstance(self.screen, ModalScreen):
-            return
-        if self.desk is None:
-            self.feedback = "no event: start the console with --event LEDGER (rackclock event new)"
-            self.query_one("#feedback", Static).update(escape(self.feedback))
-            return
-        self.push_screen(SlipsScreen(self.desk.slips(self.config.name)))
+        desk = self._event_desk()
+        if desk is not None:
+            self.push_screen(SlipsScreen(desk.slips(self.config.name)))
 
     def action_prizes(self) -> None:
         """The prizes screen: each division's prizewinners, the special prizes from
         the game logs the console holds (``--event``)."""
-        if isinstance(self.screen, ModalScreen):
-            return
-        desk = self.desk
+        desk = self._event_desk()
         if desk is None:
-            self.feedback = "no event: start the console with --event LEDGER (rackclock event new)"
-            self.query_one("#feedback", Static).update(escape(self.feedback))
             return
         desk.refresh()
         logs = [table.events for table in self.tables.values()]
