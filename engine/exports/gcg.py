@@ -40,7 +40,9 @@ adjustments have no GCG event: they are notes, not in the totals. A result the
 arithmetic cannot show (a resignation, a forfeit, a declared result) is stated
 after the last move, in a note for people and a
 ``#rackclock-result REASON SCORE1 SCORE2 WINNER SPREAD`` pragma for programs
-(:func:`stated_result`).
+(:func:`engine.gcg.result.stated_result`); a cutoff also carries its deducted racks
+and director's adjustments (``#rackclock-deducted``, ``#rackclock-adjusted``) so the
+checker can hold the result to the moves.
 """
 
 from __future__ import annotations
@@ -58,24 +60,20 @@ from engine.errors import EngineError
 from engine.exports.gcg_table import Table
 from engine.gcg.check import EXCHANGE_PRAGMA, SETTLED_PRAGMA, UNKNOWN_RACK_PRAGMA
 from engine.gcg.record import Event, EventKind, GameRecord, Player, Pragma
+from engine.gcg.result import ADJUSTED_PRAGMA, DEDUCTED_PRAGMA, RESULT_PRAGMA
 from engine.play.notation import parse_move
 from engine.rules.state import GameState, Turn
 from engine.tournament.scores import result_text
 
 __all__ = [
-    "RESULT_PRAGMA",
     "ExportError",
     "clock_annotation",
     "known_racks",
     "one_line",
     "player_names",
     "stand_ins",
-    "stated_result",
     "to_gcg",
 ]
-
-RESULT_PRAGMA = "rackclock-result"
-"""The pragma stating a result the moves' arithmetic cannot show."""
 
 _STATED = ("resigned", "forfeit", "lateness", "bye", "absent", "declared")
 """Results that are not the moves' totals."""
@@ -198,17 +196,6 @@ def _rescored(ev: Event, delta: int, total_delta: int | None = None) -> Event:
     )
 
 
-def stated_result(record: GameRecord) -> tuple[str, tuple[int, int], str, int] | None:
-    """``(reason, scores, winner nick or "tie", spread)`` from the record's result pragma,
-    scores in the record's player order; None when the totals are the result."""
-    for ev in record.events:
-        for pragma in ev.pragmas:
-            if pragma.name == RESULT_PRAGMA:
-                reason, a, b, winner, spread = pragma.value.split()
-                return reason, (int(a), int(b)), winner, int(spread)
-    return None
-
-
 def to_gcg(state: GameState, *, title: str = "") -> GameRecord:
     """The game in ``state`` as a GCG record.
 
@@ -260,6 +247,8 @@ def to_gcg(state: GameState, *, title: str = "") -> GameRecord:
     )
     drew_nothing: set[int] = set()
     deducted: list[str] = []
+    deducted_racks: list[str] = []  # the same, by nickname, for a program to check
+    adjusted = [0, 0]  # director's adjustments: in the result, not in the totals
     unwritten: set[int] = set()
     totals = [0, 0]
     events: list[Event] = []
@@ -281,6 +270,7 @@ def to_gcg(state: GameState, *, title: str = "") -> GameRecord:
                     events[j] = _rescored(events[j], 0, line.score)
             continue
         if line.kind == "adjusted":
+            adjusted[line.player] += line.score
             note = Pragma(
                 "note",
                 f"director: {names[line.player]} {line.score:+d}: {line.text} (not in the totals)",
@@ -298,6 +288,7 @@ def to_gcg(state: GameState, *, title: str = "") -> GameRecord:
         if line.kind == "end_racks" and cutoff:
             # Not written, not in the totals; kept until the racks are worked out.
             deducted.append(f"{names[line.player]} {line.rack} {line.score:+d}")
+            deducted_racks.append(f"{nicks[line.player]} {line.rack} {line.score:+d}")
             ev = _event(line, nicks[line.player], totals[line.player])
             if ev is not None:
                 events.append(ev)
@@ -331,13 +322,19 @@ def to_gcg(state: GameState, *, title: str = "") -> GameRecord:
         said = f"result: {words}"
         if deducted:
             said += f"; end racks deducted: {', '.join(deducted)}"
-        stated = (
+        stated: tuple[Pragma, ...] = (
             Pragma("note", said),
             Pragma(
                 RESULT_PRAGMA,
                 f"{res.reason} {res.scores[order[0]]} {res.scores[order[1]]} {winner} {res.spread}",
             ),
         )
+        if deducted_racks:
+            # After the note, as the result: MAGPIE reads both as the note's continuation.
+            stated += (Pragma(DEDUCTED_PRAGMA, " ".join(deducted_racks)),)
+        if cutoff and any(adjusted):
+            value = " ".join(f"{nicks[i]} {adjusted[i]:+d}" for i in order if adjusted[i])
+            stated += (Pragma(ADJUSTED_PRAGMA, value),)
         events[-1] = _with_pragmas(events[-1], stated)
     events = stand_ins(events, ts.distribution(), drew_nothing)
     # Every header line's text decides: a title from a file name may need UTF-8 alone.

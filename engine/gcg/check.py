@@ -32,6 +32,7 @@ from engine.equipment.tiles import load_tile_set
 from engine.errors import EngineError
 from engine.gcg.reader import parse_gcg
 from engine.gcg.record import Event, EventKind, GameRecord
+from engine.gcg.result import check_stated, read_stated
 from engine.play.placement import Placement, place
 from engine.rules.variant import Variant
 
@@ -69,7 +70,8 @@ class CheckResult:
     errors: tuple[Problem, ...]
     """Every problem, in line order."""
     final_scores: dict[str, int] = field(default_factory=dict)
-    """Each player's last cumulative score, by nickname."""
+    """Each player's score by nickname: the stated result's (#rackclock-result) when
+    there is one, else the last cumulative score."""
     warnings: tuple[Problem, ...] = ()
     """What a reader should know but is not an error (a score settled at the table)."""
 
@@ -538,6 +540,17 @@ def check_record(record: GameRecord, variant: Variant, *, label: str = "<record>
             if not is_subrack(rack, rp.unplayed()):
                 rp.err(pragma.line, f"#{pragma.name} {pragma.value!r} cannot be with this board")
     final = {nick: rp.total[i] for i, nick in enumerate(rp.nicks)}
+    try:
+        stated = read_stated(record)
+    except EngineError as exc:
+        rp.err(0, str(exc))
+        stated = None
+    if stated is not None:
+        # A resignation, forfeit or cutoff: the stated scores are the result, held to
+        # the moves where the moves decide them (a cutoff's totals less its racks).
+        for message in check_stated(stated, rp.nicks, rp.total, rp.unplayed(), ts):
+            rp.err(stated.line, message)
+        final = dict(zip(rp.nicks, stated.scores, strict=True))
     errors = tuple(sorted(rp.problems, key=lambda pr: pr.line))
     return CheckResult(label, not errors, rp.complete(), errors, final, tuple(rp.warnings))
 

@@ -25,9 +25,10 @@ from engine.events import (
     TilesPlaced,
     TurnScored,
 )
-from engine.exports.gcg import ExportError, clock_annotation, stated_result, to_gcg
+from engine.exports.gcg import ExportError, clock_annotation, to_gcg
 from engine.gcg import GameRecord, check_record, parse_gcg, read_gcg, write_gcg
 from engine.gcg.record import EventKind
+from engine.gcg.result import stated_result
 from engine.rules.replay import replay
 from engine.rules.state import GameState
 from engine.rules.variant import load_variant
@@ -58,15 +59,16 @@ def test_exported_games_check_ok_and_complete(seed: int, variant: str) -> None:
     adjusted = [0, 0]
     for adj in adjustments:
         adjusted[adj.player] += adj.score_delta
-    deducted = (0, 0)
+    expected = [state.result.scores[p] - adjusted[p] for p in (0, 1)]
+    stated = stated_result(record)
     if state.result.reason == "cutoff":
         # Written unfinished (MAGPIE refuses end-rack lines before its own game end):
         # the racks deducted at the cutoff are in the stated result, not in lines.
-        deducted = state.result.rack_adjustments
-        stated = stated_result(record)
         assert stated is not None
         assert stated[0] == "cutoff"
-    expected = [state.result.scores[p] - adjusted[p] - deducted[p] for p in (0, 1)]
+    if stated is not None:
+        # the checker reports the stated result, held to the moves (a cutoff's racks)
+        expected = list(state.result.scores)
     by_player = {pl.name: check.final_scores[pl.nick] for pl in record.players}
     assert [by_player[state.players[p]] for p in (0, 1)] == expected
     notes = [p.value for p in record.all_pragmas() if p.name == "note"]
@@ -164,3 +166,45 @@ def read_gcg_text(text: str) -> GameRecord:
     parsed = parse_gcg(text)
     assert not parsed.errors, parsed.errors
     return parsed.record
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "says"),
+    [
+        ("cutoff 256 66 Ben 190", "cutoff 999 66 Ben 933", "are not the totals less"),
+        ("cutoff 256 66 Ben 190", "cutoff 256 66 Gus 190", "do not follow from the scores"),
+        ("cutoff 256 66 Ben 190", "cutoff 256 66 Cyd 190", "'Cyd' is not a player"),
+        ("Gus ACCEFOU -14", "Gus QQQQ -40", "not among the tiles left"),
+        ("Gus ACCEFOU -14", "Gus ACCEFOU -11", "are worth 14: deducted -11"),
+        ("Ben AEGIIVW -14", "Ben AEGIIVW -14 Gus", "is not NICK RACK -N"),
+    ],
+)
+def test_a_cutoff_export_states_its_result_and_the_checker_holds_it_to_the_moves(
+    old: str, new: str, says: str
+) -> None:
+    # Issue 24 §1: gcg check once reported a cutoff export complete with the totals as
+    # its final scores and took any stated result; the racks deducted were only a note.
+    state, _ = game(4, "indonesia-open")
+    assert state.result is not None
+    assert state.result.reason == "cutoff"
+    text = write_gcg(to_gcg(state))
+    assert "\n#rackclock-deducted Gus ACCEFOU -14 Ben AEGIIVW -14\n" in text
+    check = check_record(read_gcg(text), load_variant("indonesia-open"))
+    assert check.ok, check.errors
+    assert check.final_scores == {"Gus": 66, "Ben": 256}
+    assert old in text
+    wrong = check_record(read_gcg(text.replace(old, new)), load_variant("indonesia-open"))
+    assert not wrong.ok
+    assert any(says in p.message for p in wrong.errors), wrong.errors
+
+
+def test_the_cutoff_fixture_magpie_loads_agrees_with_its_stated_result() -> None:
+    from pathlib import Path
+
+    from engine.gcg import check_bytes
+
+    path = Path(__file__).parents[1] / "data/magpie/loads"
+    data = (path / "cutoff_left_unfinished_with_the_stated_result.gcg").read_bytes()
+    check = check_bytes(data, "fixture", load_variant("nzasp"))
+    assert check.ok, check.errors
+    assert check.final_scores == {"ann": -20, "ben": 13}

@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.exports.gcg import stated_result, to_gcg
+from engine.exports.gcg import to_gcg
 from engine.exports.results import game_result, naspa_lines, tsh_lines
 from engine.gcg import parse_gcg, write_gcg
+from engine.gcg.result import stated_result
 from engine.rules.replay import replay, report
 from engine.rules.state import GameState
 from tests.helpers import SCENARIOS, scenario_events
