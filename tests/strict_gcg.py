@@ -36,7 +36,15 @@ models, before any word is judged:
 * given the tile set, each rack is drawn from the bag as MAGPIE replays the game
   (``play_game_history_turn``: "rack of ... not in bag"): its tiles must be neither on
   the board nor on the opponent's rack (here: the opponent's leave after their last
-  line, which is at least what MAGPIE holds for them).
+  line, which is at least what MAGPIE holds for them);
+* then, as MAGPIE plays the move, the tiles played or exchanged must be on the rack
+  field and an exchange must name tiles, not a number (116); with the tile set, an
+  end-rack penalty is the rack's value (103) and end-rack points twice it (102).
+
+Not modelled, left to our checker (``engine.gcg.check``, which every export passes
+too): a play's score (MAGPIE 113 beyond the one-tile case), the cumulative totals
+(114) and where a play may go (116: a play not touching the tiles on the board, a
+first play off the centre), and whether a word is in the lexicon.
 
 The token patterns are matched unanchored at the end, as MAGPIE's regular expressions
 are, so text after the cumulative score (our clock times) is tolerated, as there.
@@ -99,9 +107,9 @@ PLAYER_DOES_NOT_EXIST = 87
 PLAYER_NUMBER_REDUNDANT = 88
 NOTE_BEFORE_EVENT = 91
 NO_MATCHING_TOKEN = 92
-PLAYED_LETTERS_NOT_IN_RACK = 98
 RACK_MALFORMED = 99
 RACK_NOT_IN_BAG = 101
+END_RACK_POINTS_INCORRECT = 102
 END_RACK_PENALTY_INCORRECT = 103
 EVENT_BEFORE_PLAYER = 105
 EVENT_AFTER_LAST_RACK = 107
@@ -111,6 +119,15 @@ MOVE_SCORING_ERROR = 113
 MOVE_VALIDATION_ERROR = 116
 
 _BOARD = 15
+_VALUES = dict(
+    zip(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZ?",
+        (1, 3, 3, 2, 1, 4, 2, 4, 1, 8, 5, 1, 3, 1, 1, 3, 10, 1, 1, 1, 1, 4, 4, 8, 4, 10, 0),
+        strict=True,
+    )
+)
+"""MAGPIE-DATA's English letter values (``english.csv``): the end-rack lines' arithmetic
+is judged with the tile set (``tiles``) given, which is MAGPIE's English one."""
 _MOVES = {"move", "pass", "exchange"}
 """Events MAGPIE refuses after the game ended."""
 
@@ -139,6 +156,10 @@ def _within(tiles: str, rack: str) -> bool:
             return False
         pool.remove(ch)
     return True
+
+
+def _worth(tiles: str) -> int:
+    return sum(_VALUES.get(t, 0) for t in tiles)
 
 
 def _multiset(tiles: str) -> Counter[str]:
@@ -193,7 +214,7 @@ def _after_move(
             if f is not None
             and f[0] in _EVENTS - {"end_points"}
             and f[1].group(1) != mover
-            and f[1].group(2)
+            and _rack_ok(f[1].group(2))  # a malformed rack is refused at its own line (99)
         ),
         Counter[str](),
     )
@@ -331,19 +352,29 @@ def strict_read(text: str, tiles: Mapping[str, int] | None = None) -> StrictErro
             return refuse(END_EVENT_BEFORE_GAME_END, "end rack event before the game ended")
         if name == "time" and not over and bag is not None and index < last_other:
             return refuse(END_EVENT_BEFORE_GAME_END, "time penalty before the game ended")
-        if name == "exchange" and not _rack_ok(m.group(3)):
-            return refuse(RACK_MALFORMED, f"exchanged tiles {m.group(3)!r} are not tiles")
-        if name == "exchange" and not _within(m.group(3), rack):
-            return refuse(PLAYED_LETTERS_NOT_IN_RACK, "exchanged tiles not on the rack")
         if name == "move" and "?" in m.group(4):
             return refuse(MOVE_VALIDATION_ERROR, "a blank without a letter in the play")
-        if name == "move" and not _within(_placed(m.group(4)), rack):
-            return refuse(PLAYED_LETTERS_NOT_IN_RACK, "played tiles not on the rack")
         if name == "end_penalty" and sorted(m.group(2)) != sorted(m.group(3)):
             return refuse(END_RACK_PENALTY_INCORRECT, "end rack penalty letters not the rack")
-        if bag is not None and name in ("move", "pass", "exchange", "end_penalty"):
-            if not bag.draw(nick, rack):
-                return refuse(RACK_NOT_IN_BAG, f"rack of {rack} not in bag")
+        if name == "end_penalty" and bag is not None and int(m.group(4)) != -_worth(m.group(3)):
+            return refuse(END_RACK_PENALTY_INCORRECT, "rack score does not match the penalty")
+        if name == "end_points" and bag is not None and int(m.group(3)) != 2 * _worth(m.group(2)):
+            return refuse(END_RACK_POINTS_INCORRECT, "double rack score does not match the points")
+        if (
+            bag is not None
+            and name in ("move", "pass", "exchange", "end_penalty")
+            and not bag.draw(nick, rack)
+        ):
+            return refuse(RACK_NOT_IN_BAG, f"rack of {rack} not in bag")
+        # MAGPIE draws the rack first, then validates the move as it plays it (116, from
+        # 134 and 131): a numeric exchange (`-3`) or tiles not on the rack.
+        if name == "exchange" and not _rack_ok(m.group(3)):
+            return refuse(MOVE_VALIDATION_ERROR, f"exchanged tiles {m.group(3)!r} are not tiles")
+        if name == "exchange" and not _within(m.group(3), rack):
+            return refuse(MOVE_VALIDATION_ERROR, "exchanged tiles not on the rack")
+        if name == "move" and not _within(_placed(m.group(4)), rack):
+            return refuse(MOVE_VALIDATION_ERROR, "played tiles not on the rack")
+        if bag is not None and name in ("move", "exchange"):
             if name == "move":
                 bag.play(nick, m.group(4))
             elif name == "exchange":
