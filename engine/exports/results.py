@@ -105,12 +105,12 @@ def _filed(name: str, roster: Roster | None, notes: list[str] | None) -> str:
 
 
 def _ascii(text: str, name: str, notes: list[str] | None) -> str:
-    """NASPA's file is ASCII: accents are dropped (ZOË -> ZOE), and said."""
+    """NASPA's file is ASCII: accents are dropped (ZOË -> ZOE, Ł -> L), and said."""
     plain = without_accents(text)
     if not plain.isascii():
+        # another script (李): no spelling to guess, and NASPA's file is ASCII
         raise ResultsError(
-            f"{name!r} has letters with no ASCII form: NASPA's file cannot hold that name "
-            "(give --roster FILE to spell it)"
+            f"{name!r} has letters with no ASCII form: NASPA's file (ASCII) cannot hold that name"
         )
     if plain != text and notes is not None:
         notes.append(f"{name!r} written {plain!r} in the NASPA file (ASCII only)")

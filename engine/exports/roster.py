@@ -30,10 +30,20 @@ class RosterError(EngineError, ValueError):
     """The roster file cannot be read; the message names the line."""
 
 
+_PLAIN = str.maketrans(
+    {"Ł": "L", "ł": "l", "Ø": "O", "ø": "o", "Đ": "D", "đ": "d", "Ð": "D", "ð": "d",
+     "Ħ": "H", "ħ": "h", "\u0131": "i", "ß": "ss", "Æ": "AE", "æ": "ae", "Œ": "OE",
+     "œ": "oe", "Þ": "TH", "þ": "th"}
+)  # fmt: skip
+"""Latin letters Unicode gives no plain form (no combining mark to drop), as they are
+spelled in ASCII (Łukasz: Lukasz; Ørsted: Orsted; Strauß: Strauss)."""
+
+
 def without_accents(text: str) -> str:
-    """``ZOË ÅNGSTRÖM`` -> ``ZOE ANGSTROM``: combining marks dropped; a letter with no
-    plain form (``Ł``) is kept as it is."""
-    plain = unicodedata.normalize("NFKD", text)
+    """``ZOË ÅNGSTRÖM ŁUKASZ`` -> ``ZOE ANGSTROM LUKASZ``: combining marks dropped, and
+    the Latin letters with no plain form spelled as ASCII spells them; a letter of
+    another script is kept as it is."""
+    plain = unicodedata.normalize("NFKD", text).translate(_PLAIN)
     return "".join(ch for ch in plain if not unicodedata.combining(ch))
 
 

@@ -85,7 +85,7 @@ def test_a_name_tsh_cannot_encode_is_refused_not_garbled() -> None:
 
 
 def test_a_name_with_no_ascii_form_is_refused_for_naspa() -> None:
-    games = [GameResult(1, ("Łukasz Nowak", "Ben Ray"), (400, 300), 0, "out", 100)]
+    games = [GameResult(1, ("李 小龍", "Ben Ray"), (400, 300), 0, "out", 100)]
     with pytest.raises(ResultsError, match="no ASCII form"):
         results_files(games, encoding="utf-8")
 

@@ -219,7 +219,7 @@ def test_event_and_division_names_are_one_printable_line() -> None:
         ('name = "Harbour Cup"', 'name = "Harbour\\nCup"', "event name 'Harbour\\nCup'"),
         ('name = "A"', 'name = "A\\u001b[2J"', "division name 'A\\x1b[2J'"),
     ):
-        with pytest.raises(EventFileError, match="has a control character") as err:
+        with pytest.raises(EventFileError, match=r"has .*, a control character") as err:
             parse_event(EVENT.replace(old, new, 1), "cup.toml")
         assert said in str(err.value)
         assert "\n" not in str(err.value)
