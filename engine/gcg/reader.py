@@ -17,7 +17,7 @@ from engine.errors import GcgError, NotationError
 from engine.gcg.record import Event, EventKind, GameRecord, Player, Pragma
 from engine.play.notation import Move, parse_move
 
-__all__ = ["ParseResult", "parse_gcg", "read_gcg"]
+__all__ = ["ParseResult", "classify_tokens", "event_line", "parse_gcg", "read_gcg"]
 
 _INT = re.compile(r"[+-]?[0-9]+")
 _RACK = re.compile(r"[A-Za-z?]+")
@@ -96,7 +96,7 @@ def _decode(data: bytes) -> tuple[str, str, list[GcgError]]:
     return data.decode("latin-1"), "ISO-8859-1", errors
 
 
-def _classify(
+def classify_tokens(
     head: list[str], score: int, nick: str, line: int, text: str, cumulative: int, note: str
 ) -> Event | GcgError | None:
     """Turn the tokens before the score into an event, or None if they fit no form."""
@@ -153,9 +153,12 @@ def _classify(
     )
 
 
-def _event(
+def event_line(
     line: int, text: str, players: tuple[Player, ...], nicks: frozenset[str]
 ) -> Event | GcgError:
+    """One event line: the usual play line read in one match, any other form through
+    :func:`classify_tokens` (``tests/engine/test_fast_paths.py`` holds the two ways to
+    each other)."""
     stripped = text.strip()
     play = _PLAY_LINE.fullmatch(stripped)
     if play is not None and (not players or play.group(1) in nicks):
@@ -180,7 +183,7 @@ def _event(
     for i in range(1, min(len(tokens) - 1, 4)):
         if not (_INT.fullmatch(tokens[i]) and _INT.fullmatch(tokens[i + 1])):
             continue
-        ev = _classify(
+        ev = classify_tokens(
             tokens[:i],
             int(tokens[i]),
             nick,
@@ -256,7 +259,7 @@ def parse_gcg(data: bytes | str) -> ParseResult:
             elif len(players_t) != 2:
                 players_t = tuple(players)
                 nicks = frozenset(p.nick for p in players)
-            ev = _event(lineno, raw, players_t, nicks)
+            ev = event_line(lineno, raw, players_t, nicks)
             if isinstance(ev, GcgError):
                 errors.append(ev)
                 continue

@@ -17,7 +17,7 @@ from engine.equipment.rack import leave, parse_rack, take_tiles
 from engine.equipment.tiles import TileSet, load_tile_set, parse_tile_set
 from engine.errors import EngineError
 from engine.gcg import EventKind, write_gcg
-from engine.gcg.reader import _event
+from engine.gcg.reader import event_line
 from engine.gcg.record import Player
 from engine.play.notation import Move, Position, check_tiles, parse_position
 from engine.play.placement import place
@@ -262,5 +262,5 @@ def test_event_lines_agree() -> None:
     for players, text in cases:
         for both in (players, ()):
             nicks = frozenset(p.nick for p in both)
-            got = _event_outcome(_event(7, text, both, nicks))
+            got = _event_outcome(event_line(7, text, both, nicks))
             assert got == _event_outcome(reference_event(7, text, both)), text

@@ -27,7 +27,7 @@ from engine.errors import (
     UnknownTileError,
     WordNotWholeError,
 )
-from engine.gcg.reader import _classify
+from engine.gcg.reader import classify_tokens
 from engine.gcg.record import Event, Player
 from engine.play.notation import Move, Position
 from engine.play.placement import Placement, square_name
@@ -312,7 +312,7 @@ def reference_event(line: int, text: str, players: tuple[Player, ...]) -> Event 
     for i in range(1, min(len(tokens) - 1, 4)):
         if not (_INT.fullmatch(tokens[i]) and _INT.fullmatch(tokens[i + 1])):
             continue
-        ev = _classify(
+        ev = classify_tokens(
             tokens[:i],
             int(tokens[i]),
             nick,
