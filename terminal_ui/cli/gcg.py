@@ -48,11 +48,15 @@ def register(sub: Any) -> None:
     check.set_defaults(handler=run_check)
 
 
-def _human(result: CheckResult) -> str:
+def _human(result: CheckResult, *, strict: bool) -> str:
     scores = ", ".join(f"{nick} {score}" for nick, score in result.final_scores.items())
     if result.ok:
         state = "complete" if result.complete else "incomplete"
-        lines = [f"OK    {result.file}  ({state}; {scores})"]
+        # The first word is the verdict the exit status gives: --strict fails on warnings.
+        verdict = "OK   "
+        if result.warnings:
+            verdict = "FAIL  (warnings, --strict)" if strict else "OK with warnings"
+        lines = [f"{verdict} {result.file}  ({state}; {scores})"]
     else:
         lines = [f"FAIL  {result.file}"]
     for p in result.errors:
@@ -90,5 +94,5 @@ def run_check(args: argparse.Namespace) -> int:
         if args.json:
             sys.stdout.write(json.dumps(result.to_json(), ensure_ascii=False) + "\n")
         else:
-            sys.stdout.write(_human(result) + "\n")
+            sys.stdout.write(_human(result, strict=args.strict) + "\n")
     return 0 if all_ok else 1

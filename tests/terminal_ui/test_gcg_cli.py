@@ -207,5 +207,8 @@ def test_a_warning_passes_unless_strict() -> None:
     doc = json.loads(gcg_check("--json", path).stdout)
     assert doc["ok"] is True
     assert [w["line"] for w in doc["warnings"]] == [5]
+    assert lenient.stdout.startswith(f"OK with warnings {path}  (")
     strict = gcg_check("--strict", path)
     assert strict.returncode == 1
+    # the verdict printed is the exit status's: never OK then exit 1
+    assert strict.stdout.startswith(f"FAIL  (warnings, --strict) {path}  (")
