@@ -10,7 +10,7 @@ from pathlib import Path
 
 from engine.events import Event, encode_event
 from engine.exports.gcg import ExportError, to_gcg
-from engine.gcg import write_gcg
+from engine.gcg import read_gcg, write_gcg
 from engine.gcg.check import UNKNOWN_RACK_PRAGMA
 from engine.gcg.record import EventKind
 from engine.rules.replay import replay, split_games
@@ -62,15 +62,18 @@ def gcg_files(label: str, events: Sequence[tuple[int, Event]]) -> tuple[list[Gcg
         except ExportError as exc:
             problems.append(f"{label} game {n}: no GCG: {exc}")
             continue
+        text = write_gcg(record)
+        # Named by the written file's line (read back): a count of moves would count a
+        # withdrawn play's line too, and the director opens the file, not the log.
         notes = tuple(
-            f"{label} game {n} move {i}: {ev.nick}'s {_WHAT.get(ev.kind, 'line')}, whose rack "
-            f"nothing shows, is written with the stand-in tile{'s' * (len(pr.value) > 1)} "
+            f"{label} game {n} line {ev.line}: {ev.nick}'s {_WHAT.get(ev.kind, 'line')}, whose "
+            f"rack nothing shows, is written with the stand-in tile{'s' * (len(pr.value) > 1)} "
             f"{pr.value} (#{UNKNOWN_RACK_PRAGMA})"
-            for i, ev in enumerate(record.events, start=1)
+            for ev in read_gcg(text).events
             for pr in ev.pragmas
             if pr.name == UNKNOWN_RACK_PRAGMA
         )
-        out.append(GcgFile(n, write_gcg(record).encode(record.encoding), notes))
+        out.append(GcgFile(n, text.encode(record.encoding), notes))
     return out, problems
 
 

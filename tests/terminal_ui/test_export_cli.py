@@ -136,6 +136,13 @@ def test_a_pass_with_no_rack_known_is_named_for_the_director() -> None:
     assert strict_read(game.data.decode("latin-1"), ENGLISH) is None
     assert game.notes
     assert all("is written with the stand-in tile" in note for note in game.notes)
+    # each note names the line of the file that holds the stand-in (a withdrawn play
+    # once made a count of moves name another)
+    lines = game.data.decode("latin-1").split("\n")
+    for note in game.notes:
+        number = int(note.split(" line ")[1].split(":")[0])
+        nick = lines[number - 1].split(":")[0].lstrip(">")
+        assert note.split(": ", 1)[1].startswith(f"{nick}'s "), (note, lines[number - 1])
 
 
 def test_names_with_control_characters_or_alike_are_written_cleaned(tmp_path: Path) -> None:
