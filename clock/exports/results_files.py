@@ -17,7 +17,7 @@ from clock.exports.game_records import ExportReport
 from engine.events import Event, GameStarted
 from engine.exports.results import GameResult, ResultsError, game_result, naspa_lines, tsh_files
 from engine.exports.roster import Roster, parse_roster
-from engine.exports.tfile import TSH_ENCODING, t_file_bytes
+from engine.exports.tfile import ENCODING_WAY_OUT, TSH_ENCODING, t_file_bytes
 from engine.rules.replay import replay, split_games
 from engine.rules.state import GameState
 
@@ -134,6 +134,7 @@ def results_files(
     encoding: str = TSH_ENCODING,
     notes: list[str] | None = None,
     kinds: tuple[str, ...] = ("naspa", "tsh"),
+    way_out: str = ENCODING_WAY_OUT,
 ) -> dict[str, bytes]:
     """:func:`results_lines` as written: NASPA's file in ASCII, each ``.t`` file in
     ``encoding`` (:func:`engine.exports.tfile.t_file_bytes`).
@@ -144,7 +145,9 @@ def results_files(
     """
     files = results_lines(results, roster=roster, notes=notes, kinds=kinds)
     return {
-        name: naspa_bytes(lines) if name == NASPA_FILE else t_file_bytes(name, lines, encoding)
+        name: naspa_bytes(lines)
+        if name == NASPA_FILE
+        else t_file_bytes(name, lines, encoding, way_out)
         for name, lines in files.items()
     }
 
@@ -245,11 +248,24 @@ def export_results(
         )
         return out
     notes: list[str] = []
-    try:
-        files = results_files(results, roster=roster, notes=notes)
-    except ResultsError as exc:
-        out.problems.append(f"results: {exc}")
-        return out
-    out.paths.extend(write_files(directory, files))
-    out.notes.extend(notes)
+    files: dict[str, bytes] = {}
+    # each kind on its own: a name one file cannot hold does not withhold the other
+    for kind, what in (("naspa", NASPA_FILE), ("tsh", "the .t files")):
+        try:
+            files.update(
+                results_files(
+                    results, roster=roster, notes=notes, kinds=(kind,), way_out=CONSOLE_WAY_OUT
+                )
+            )
+        except ResultsError as exc:
+            out.problems.append(f"results: {exc}: {what} not written")
+    out.paths.extend(write_files(directory, files) if files else [])
+    out.notes.extend(dict.fromkeys(notes))
     return out
+
+
+CONSOLE_WAY_OUT = (
+    "export them with rackclock export tsh --encoding utf-8 (and tfile_encoding in tsh's config)"
+)
+"""The console writes ``.t`` files in tsh's ISO-8859-1 and has no ``--encoding``: the
+way out it names is the command line's."""

@@ -24,7 +24,15 @@ import msgspec
 from engine.exports.errors import ResultsError
 from engine.exports.names import tsh_fault
 
-__all__ = ["TSH_ENCODING", "TLine", "division_file", "division_files", "t_file_bytes", "t_line"]
+__all__ = [
+    "ENCODING_WAY_OUT",
+    "TSH_ENCODING",
+    "TLine",
+    "division_file",
+    "division_files",
+    "t_file_bytes",
+    "t_line",
+]
 
 TSH_ENCODING = "iso-8859-1"
 """tsh's own encoding of its ``.t`` files; a config's ``tfile_encoding`` may say utf-8."""
@@ -102,12 +110,19 @@ def division_files(divisions: Iterable[tuple[str, list[str]]]) -> dict[str, list
     return out
 
 
-def t_file_bytes(name: str, lines: Sequence[str], encoding: str = TSH_ENCODING) -> bytes:
+ENCODING_WAY_OUT = "use --encoding utf-8 (and tfile_encoding in tsh's config)"
+"""What a command with ``--encoding`` tells a director whose name ISO-8859-1 cannot
+hold; one without it (the director's console) says its own way out."""
+
+
+def t_file_bytes(
+    name: str, lines: Sequence[str], encoding: str = TSH_ENCODING, way_out: str = ENCODING_WAY_OUT
+) -> bytes:
     """The ``.t`` file ``name`` as written: its lines in ``encoding``.
 
     Raises:
         ResultsError: A line ``encoding`` cannot hold (rather than writing it garbled):
-            the player's name as filed and the letter quoted.
+            the player's name as filed and the letter quoted, and ``way_out``.
     """
     for line in lines:
         try:
@@ -115,8 +130,7 @@ def t_file_bytes(name: str, lines: Sequence[str], encoding: str = TSH_ENCODING) 
         except UnicodeEncodeError as exc:
             letter = exc.object[exc.start : exc.end]
             raise ResultsError(
-                f"{name}: {_player(line)!r} has {letter!r}, which {encoding} cannot hold: "
-                "use --encoding utf-8 (and tfile_encoding in tsh's config)"
+                f"{name}: {_player(line)!r} has {letter!r}, which {encoding} cannot hold: {way_out}"
             ) from None
     return ("\n".join(lines) + "\n").encode(encoding)
 
