@@ -98,22 +98,23 @@ def _rating(text: str, where: str) -> int:
 
 
 def _from_t(text: str, source: str) -> Roster:
+    from engine.exports.names import T_LINE  # names files a name by guess_filed, here
+
     entries: dict[str, tuple[str, int]] = {}
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
         where = f"{source} line {number}"
-        head = line.split(";")[0]
-        if "," not in head:
+        # tsh's own pattern (engine.exports.names.T_LINE), as every .t reader here
+        read = T_LINE.match(line if ";" in line else f"{line};")
+        if read is None or "," not in read.group(1):
             raise RosterError(f"{where}: expected 'Last, First RATING ...', got {raw!r}")
-        last, _, rest = head.partition(",")
-        words = rest.split()
-        at = next((i for i, w in enumerate(words) if w.isdigit()), None)
-        if at is None or at == 0:
+        last, _, first = read.group(1).partition(",")
+        if not first.strip():
             raise RosterError(f"{where}: no first name and rating in {raw!r}")
-        filed = f"{last.strip()}, {' '.join(words[:at])}"
-        entries[_key(_typed(filed))] = (filed, _rating(words[at], where))
+        filed = f"{last.strip()}, {first.strip()}"
+        entries[_key(_typed(filed))] = (filed, _rating(read.group(2), where))
     return Roster(entries)
 
 

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Sequence
 import msgspec
 
 from engine.exports.errors import ResultsError
-from engine.exports.names import tsh_fault
+from engine.exports.names import T_LINE, tsh_fault
 
 __all__ = [
     "ENCODING_WAY_OUT",
@@ -137,6 +137,5 @@ def t_file_bytes(
 
 def _player(line: str) -> str:
     """The filed name a line starts with (the words before its rating), else the line."""
-    words = line.partition(";")[0].split()
-    at = next((i for i, w in enumerate(words) if w.lstrip("-").isdigit()), 0)
-    return " ".join(words[:at]) if at else line
+    read = T_LINE.match(line)
+    return read.group(1) if read else line

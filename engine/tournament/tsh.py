@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 
 from engine.exports.errors import ResultsError
-from engine.exports.names import writable
+from engine.exports.names import T_LINE, writable
 from engine.exports.roster import guess_filed
 from engine.exports.tfile import TLine, division_files, t_line
 from engine.tournament.errors import EventFileError
@@ -140,24 +140,25 @@ def parse_t(text: str, source: str) -> TshDivision:
         if not line or line.startswith("#"):
             continue
         where = f"{source} line {number}"
-        parts = [p.strip() for p in line.split(";")]
-        words = parts[0].split()
-        at = next((i for i, w in enumerate(words) if w.lstrip("-").isdigit()), None)
-        if at is None or at == 0:
+        # tsh's own pattern (engine.exports.names.T_LINE), as every .t reader here
+        read = T_LINE.match(line if ";" in line else f"{line};")
+        if read is None:
             raise EventFileError(
                 f"{where}: expected 'Last, First RATING OPPONENTS; SCORES', got {raw!r}"
             )
+        filed, rating_text, opps_text = read.groups()
+        parts = [p.strip() for p in line[read.end() :].split(";")]
         try:
-            rating = int(words[at])
-            opps = [int(w) for w in words[at + 1 :]]
-            scores = [int(w) for w in parts[1].split()] if len(parts) > 1 else []
+            rating = int(rating_text)
+            opps = [int(w) for w in opps_text.split()]
+            scores = [int(w) for w in parts[0].split()]
         except ValueError:
             raise EventFileError(
                 f"{where}: opponents and scores are whole numbers: {raw!r}"
             ) from None
         p12: list[int] = []
         off = False
-        for extra in parts[2:]:
+        for extra in parts[1:]:
             key, _, vals = extra.partition(" ")
             if key == "p12":
                 p12 = [int(v) for v in vals.split() if v.lstrip("-").isdigit()]
@@ -166,7 +167,7 @@ def parse_t(text: str, source: str) -> TshDivision:
             raise EventFileError(
                 f"{where}: {len(scores)} scores but {len(opps)} opponents: {raw!r}"
             )
-        out.players.append(Player(_name(" ".join(words[:at])), rating))
+        out.players.append(Player(_name(filed), rating))
         out.opponents.append(opps)
         out.scores.append(scores)
         out.p12.append(p12)

@@ -21,9 +21,9 @@ from pathlib import Path
 import pytest
 
 from clock.exports.results_files import NASPA_FILE, results_files
-from engine.exports.names import naspa_fault, tsh_fault, writable
+from engine.exports.names import T_LINE, naspa_fault, tsh_fault, writable
 from engine.exports.results import GameResult, ResultsError
-from engine.exports.roster import guess_filed
+from engine.exports.roster import guess_filed, parse_roster
 from engine.exports.tfile import t_file_bytes
 from engine.tournament.errors import EventFileError
 from engine.tournament.naspa import event_naspa_lines
@@ -82,8 +82,26 @@ def test_no_written_t_file_forges_or_misreads_a_player() -> None:
     for case in (*TABLE_NAMES, "latin1_utf8"):
         for name, data in _golden(case).items():
             if name == "a.t":
-                t = parse_t(data.decode("utf-8"), name)
+                text = data.decode("utf-8")
+                t = parse_t(text, name)
                 assert [p.rating for p in t.players] == [0, 0], case
+                # tsh's own pattern reads each line's whole name back, as filed
+                filed = [T_LINE.match(line).group(1) for line in text.splitlines()]  # type: ignore[union-attr]
+                assert [guess_filed(p.name) for p in t.players] == filed, case
+
+
+def test_every_t_reader_reads_a_line_as_tshs_pattern_does() -> None:
+    """parse_t, the roster and the export's refusal read a line's name and rating
+    by one pattern, tsh's: '-5' is no rating to tsh, so it is part of the name."""
+    line = "Lee, Ann -5 1800 0; 50"
+    read = T_LINE.match(line)
+    assert read is not None
+    assert read.groups()[:2] == ("Lee, Ann -5", "1800")
+    t = parse_t(line, "a.t")
+    assert (guess_filed(t.players[0].name), t.players[0].rating) == ("Lee, Ann -5", 1800)
+    assert parse_roster(line, "r.t").filed("Ann -5 Lee") == "Lee, Ann -5"
+    with pytest.raises(ResultsError, match=r"^a\.t: 'Lee, Łu -5' has 'Ł'"):
+        t_file_bytes("a.t", [line.replace("Ann", "Łu")])
 
 
 OLDER_EVENT = """
