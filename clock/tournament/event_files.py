@@ -56,8 +56,10 @@ def read_event_file(path: Path) -> tuple[str, EventSpec]:
 
 
 def read_t_files(paths: Sequence[Path]) -> list[tuple[str, TshDivision]]:
-    """Each ``.t`` file read (ISO-8859-1, tsh's own encoding), named for its division
-    by its file name in capitals (``a.t``: division ``A``), in the order given.
+    """Each ``.t`` file read (UTF-8 when it is UTF-8, as ``export tsh --encoding
+    utf-8`` and a ``tfile_encoding utf-8`` config write it; else ISO-8859-1, tsh's
+    own), named for its division by its file name in capitals (``a.t``: division
+    ``A``), in the order given.
 
     Raises:
         OSError: A file cannot be read.
@@ -67,7 +69,12 @@ def read_t_files(paths: Sequence[Path]) -> list[tuple[str, TshDivision]]:
     """
     out = []
     for path in paths:
-        t = parse_t(path.read_text(encoding=TSH_ENCODING), str(path))
+        data = path.read_bytes()
+        try:  # ISO-8859-1's accented letters are seldom valid UTF-8: no guess between
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            text = data.decode(TSH_ENCODING)
+        t = parse_t(text, str(path))
         for number, player in enumerate(t.players, start=1):
             # names entering the event: one line that fits its results files
             where = f"{path}: player {number}"

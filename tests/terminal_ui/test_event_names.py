@@ -113,3 +113,16 @@ def test_event_import_refuses_such_a_name_naming_the_file_and_player(
     assert done.returncode == 1, done.stderr
     assert done.stderr == f"rackclock event import: {tfile}: player 1: {said}\n"
     assert not (tmp_path / "club.sqlite").exists()
+
+
+def test_event_import_reads_a_t_file_written_in_utf_8(tmp_path: Path) -> None:
+    """``export tsh --encoding utf-8`` writes what ``event import`` reads back."""
+    tfile = tmp_path / "a.t"
+    tfile.write_bytes("Nowak, Łukasz 1800 2; 400\nRay, Ben 1700 1; 300\n".encode())
+    ledger = tmp_path / "club.sqlite"
+    done = rackclock("event", "import", ledger, tfile)
+    assert done.returncode == 0, done.stderr
+    out = tmp_path / "tsh"
+    done = rackclock("event", "export", "tsh", ledger, "-o", out, "--encoding", "utf-8")
+    assert done.returncode == 0, done.stderr
+    assert (out / "a.t").read_text("utf-8").splitlines()[1].startswith("Nowak, Łukasz 1800 2")
