@@ -546,13 +546,14 @@ def _standings(args: argparse.Namespace) -> int:
 def _enter(args: argparse.Namespace) -> int:
     def run() -> int:
         from engine.tournament.records import Entered
-        from engine.tournament.spec import Player
+        from engine.tournament.spec import Player, player_name
 
+        name = player_name(args.name, "late entry")  # as the event keeps it (checked before)
         with _open(args) as ledger:
             div = _one_division(ledger.state, args.division)
-            ledger.append(Entered(div.spec.name, Player(args.name, args.rating), args.round))
+            ledger.append(Entered(div.spec.name, Player(name, args.rating), args.round))
             seed = len(div.players)
-            print(f"{args.name} entered in {div.spec.name} from round {args.round} as #{seed}")
+            print(f"{name} entered in {div.spec.name} from round {args.round} as #{seed}")
         return 0
 
     return _guard(args, run)

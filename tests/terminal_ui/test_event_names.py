@@ -87,8 +87,11 @@ def test_event_enter_refuses_such_a_name_before_the_ledger_is_read(tmp_path: Pat
         "'X 1800' rated 2: a name must fit tsh's and NASPA's results files\n"
     )
     assert ledger.read_bytes() == before
-    # the same player, named as the files can hold, is entered and exported as entered
-    assert rackclock("event", "enter", ledger, "Cy Oh", "1500", "--round", "2").returncode == 0
+    # the same player, named as the files can hold, is entered (and said) as the event
+    # keeps the name, and exported as entered
+    done = rackclock("event", "enter", ledger, "  Cy   Oh ", "1500", "--round", "2")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "Cy Oh entered in A from round 2 as #3\n"
     out = tmp_path / "tsh"
     assert rackclock("event", "export", "tsh", ledger, "-o", out).returncode == 0
     names = [line.split(" 1")[0] for line in (out / "a.t").read_text("iso-8859-1").splitlines()]
