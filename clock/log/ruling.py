@@ -114,7 +114,7 @@ def _append_beside(path: Path, event: Event) -> int:
             n += 1
         chain.rename(chain.with_name(f"{chain.name}.stale-{n}"))
     if not chain.exists():
-        import_jsonl(text.splitlines(), chain)
+        import_jsonl(text.split("\n"), chain)  # "\n" alone ends a line (replay.parse_jsonl)
     with EventLog.open(chain, create=False) as log:
         seq = log.append(event)
     tmp = path.with_name(path.name + ".tmp")
