@@ -160,3 +160,13 @@ def test_a_name_entry_takes_every_writer_writes() -> None:
         assert results_name(player_name(name, "x"), "x") == name
         assert writable(name, "tsh") == writable(name, "naspa") == name
         assert not any(k.endswith(".refused") for k in _written(name, "utf-8"))
+
+
+def test_an_older_ledgers_name_with_no_letter_or_one_letter_is_written_so_tsh_reads_it() -> None:
+    """Entered before the rule: no letter is ``(unnamed)``, one letter ``(A)`` in the
+    ``.t`` file (tsh's pattern reads two characters at least), ``A`` in NASPA's."""
+    assert writable("   ", "tsh") == writable(". ,", "naspa") == "(unnamed)"
+    assert (writable("A", "tsh"), writable("A", "naspa")) == ("(A)", "A")
+    for name in ("   ", ". ,", "A", "1234"):
+        assert tsh_fault(guess_filed(writable(name, "tsh"))) is None, name
+        assert naspa_fault(writable(name, "naspa")) is None, name
