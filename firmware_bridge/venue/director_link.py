@@ -19,10 +19,13 @@ The console (``rackclock director``) and the venue hub's archive
 Every message is read at this edge: a ``live`` document into the table's typed
 document (:func:`~firmware_bridge.venue.table_document.read_live`), anything over
 :data:`~firmware_bridge.mqtt.topics.MAX_DOCUMENT_BYTES` refused unread (a reply:
-:data:`~firmware_bridge.mqtt.topics.MAX_MESSAGE_BYTES`). One that
+:data:`~firmware_bridge.mqtt.topics.MAX_MESSAGE_BYTES`), a reply into
+:class:`~firmware_bridge.venue.table_document.DirectorReply`. One that
 does not fit is dropped and counted (:attr:`DirectorLink.garbage`), leaves its
 table stale with the last good document, and is said once per table and reason
-(:attr:`DirectorLink.notices`, ``on_notice``): it never reaches a row.
+(:attr:`DirectorLink.notices`, ``on_notice``): it never reaches a row, and a
+reply that does not read answers no command (it waits on, for a good one or
+its timeout).
 """
 
 from __future__ import annotations
@@ -43,7 +46,6 @@ from engine.events import Event, encode_event
 from engine.rules.replay import Refused, Rejected, parse_jsonl_with_refused
 from firmware_bridge.mqtt.connection import BrokerSettings, MqttSession, publish_properties
 from firmware_bridge.mqtt.topics import (
-    MAX_MESSAGE_BYTES,
     TableTopics,
     TopicError,
     every_table,
@@ -51,7 +53,14 @@ from firmware_bridge.mqtt.topics import (
     process_id,
 )
 from firmware_bridge.venue.publisher import GET_LOG
-from firmware_bridge.venue.table_document import BadDocument, HeldDocument, Notices, bad_status
+from firmware_bridge.venue.table_document import (
+    BadDocument,
+    DirectorReply,
+    HeldDocument,
+    Notices,
+    bad_status,
+    read_reply,
+)
 
 __all__ = ["DirectorError", "DirectorLink", "TableSnapshot", "reply_text"]
 
@@ -83,15 +92,15 @@ class TableSnapshot(HeldDocument):
     """States received."""
 
 
-def reply_text(reply: dict[str, Any]) -> str:
+def reply_text(reply: DirectorReply) -> str:
     """A reply in words: ``accepted: Adjusted (#43)`` or ``refused: reason (rule)``."""
-    if reply.get("accepted"):
-        return f"accepted: {reply.get('type', '')} (#{reply.get('seq')})"
-    if reply.get("pending"):
-        return f"pending: {reply.get('error', '')}"
-    if "error" in reply:
-        return f"refused: {reply['error']}"
-    return f"refused: {reply.get('reason', '')} ({reply.get('rule', '')})"
+    if reply.accepted:
+        return f"accepted: {reply.type or ''} (#{reply.seq})"
+    if reply.pending:
+        return f"pending: {reply.error or ''}"
+    if reply.error is not None:
+        return f"refused: {reply.error}"
+    return f"refused: {reply.reason or ''} ({reply.rule or ''})"
 
 
 class DirectorLink:
@@ -134,7 +143,7 @@ class DirectorLink:
         self.on_change = on_change
         """Called with the table after each state or status (must not block); whoever
         holds the link may replace it (the venue benchmark times the hub this way)."""
-        self._pending: dict[str, tuple[TableTopics, asyncio.Future[dict[str, Any]]]] = {}
+        self._pending: dict[str, tuple[TableTopics, asyncio.Future[DirectorReply]]] = {}
         """Commands waiting for their reply, by id: the table asked, and the answer."""
         # the small live documents, not the snapshots: a venue's traffic stays small
         subs = [every_table(venue, "live"), every_table(venue, "status")]
@@ -223,19 +232,17 @@ class DirectorLink:
             self.on_notice(line)
 
     def _on_reply(self, topic: str, payload: bytes) -> None:
-        if len(payload) > MAX_MESSAGE_BYTES:  # a log is sent whole: a reply may be large
-            self.garbage += 1
+        # .../<venue>/<table>/director/replies[/<desk>]: the table it came from
+        table = TableTopics(*topic.split("/")[2:4]) if topic.count("/") >= 5 else None
+        reply = read_reply(payload)
+        if isinstance(reply, BadDocument):
+            # answers nothing: the command asked waits on for a good reply, or times out
+            if table is None:
+                self.garbage += 1
+            else:
+                self._bad(table, reply)
             return
-        try:
-            doc = json.loads(payload)
-        except ValueError:
-            self.garbage += 1
-            return
-        if not isinstance(doc, dict):
-            self.garbage += 1
-            return
-        ident = str(doc.get("id"))
-        asked = self._pending.get(ident)
+        asked = self._pending.get(str(reply.id))
         if asked is None:
             return
         if not topic.startswith(asked[0].director_replies):
@@ -243,9 +250,9 @@ class DirectorLink:
             # (deploy/mosquitto), so another table cannot pass its log off as this one's
             self.garbage += 1
             return
-        del self._pending[ident]
+        del self._pending[str(reply.id)]
         if not asked[1].done():
-            asked[1].set_result(doc)
+            asked[1].set_result(reply)
 
     def _changed(self, table: TableTopics) -> None:
         if self.on_change is not None:
@@ -257,7 +264,7 @@ class DirectorLink:
     # --- commands ---------------------------------------------------------------------------
     async def request(
         self, table: TableTopics, doc: dict[str, Any], *, timeout_s: float = 10.0
-    ) -> dict[str, Any]:
+    ) -> DirectorReply:
         """Send one command document to ``table`` and return its reply.
 
         Raises:
@@ -266,7 +273,7 @@ class DirectorLink:
         """
         ident = f"{self.desk}-{uuid.uuid4().hex[:16]}"
         doc = {**doc, "id": ident}
-        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        fut: asyncio.Future[DirectorReply] = asyncio.get_running_loop().create_future()
         self._pending[ident] = (table, fut)
         reply_topic = f"{table.director_replies}/{self.desk}"
         self.session.send(
@@ -286,7 +293,7 @@ class DirectorLink:
 
     async def command(
         self, table: TableTopics, event: Event, *, timeout_s: float = 10.0
-    ) -> dict[str, Any]:
+    ) -> DirectorReply:
         """Submit ``event`` to ``table`` (stamped there on arrival); the table's reply.
 
         Raises:
@@ -314,9 +321,7 @@ class DirectorLink:
             DirectorError: No reply in time, or the table could not read its log.
         """
         reply = await self.request(table, {"type": GET_LOG}, timeout_s=timeout_s)
-        text = reply.get("log")
-        if not reply.get("accepted") or not isinstance(text, str):
-            raise DirectorError(
-                f"{table.venue}/{table.table}: no log: {reply.get('error', reply_text(reply))}"
-            )
-        return text
+        if not reply.accepted or reply.log is None:
+            why = reply.error if reply.error is not None else reply_text(reply)
+            raise DirectorError(f"{table.venue}/{table.table}: no log: {why}")
+        return reply.log

@@ -39,7 +39,6 @@ import json
 import logging
 import time
 from collections import OrderedDict
-from typing import Any
 
 import aiomqtt
 import msgspec
@@ -56,7 +55,7 @@ from firmware_bridge.mqtt.connection import (
     publish_properties,
 )
 from firmware_bridge.mqtt.topics import TableTopics, client_id
-from firmware_bridge.venue.table_document import DeviceStatus, TableDocument
+from firmware_bridge.venue.table_document import DeviceStatus, DirectorReply, TableDocument
 
 __all__ = ["GET_LOG", "GET_STATE", "STATE_VERSION", "TablePublisher", "ack_reply"]
 
@@ -72,21 +71,27 @@ GET_STATE = "get_state"
 """The command that asks for a fresh snapshot on ``state`` (a consumer that saw a gap)."""
 
 
-def ack_reply(ack: Ack, ident: str | None) -> dict[str, Any]:
-    """The reply payload for a command's answer."""
-    doc: dict[str, Any] = {
-        "v": STATE_VERSION,
-        "id": ident,
-        "accepted": ack.accepted,
-        "type": type(ack.event).__name__,
-        "event": json.loads(msgspec.json.encode(ack.event)),
-    }
+def ack_reply(ack: Ack, ident: str | None) -> DirectorReply:
+    """The reply to a command the game answered."""
+    kind = type(ack.event).__name__
+    event = msgspec.Raw(msgspec.json.encode(ack.event))
     if ack.accepted:
-        doc["seq"] = ack.seq
-    else:
-        doc["reason"] = ack.reason
-        doc["rule"] = ack.rule
-    return doc
+        return DirectorReply(
+            v=STATE_VERSION, id=ident, accepted=True, type=kind, event=event, seq=ack.seq
+        )
+    return DirectorReply(
+        v=STATE_VERSION,
+        id=ident,
+        accepted=False,
+        type=kind,
+        event=event,
+        reason=ack.reason,
+        rule=ack.rule,
+    )
+
+
+def _refused(ident: str | None, error: str, kind: str | None = None) -> DirectorReply:
+    return DirectorReply(v=STATE_VERSION, id=ident, accepted=False, type=kind, error=error)
 
 
 class TablePublisher:
@@ -155,7 +160,7 @@ class TablePublisher:
         """Director commands received."""
         self._dirty = asyncio.Event()
         self._last_seq: int | None = None
-        self._replies: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self._replies: OrderedDict[str, DirectorReply] = OrderedDict()
         self._in_flight: dict[str, asyncio.Future[Ack]] = {}
         self._commands: asyncio.Queue[tuple[bytes, str | None, bytes | None]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
@@ -331,12 +336,12 @@ class TablePublisher:
             reply = await self._log_reply(ident)  # read-only: not remembered, may run twice
         elif kind == GET_STATE:
             self.publish_snapshot()
-            reply = {"v": STATE_VERSION, "id": ident, "accepted": True, "type": GET_STATE}
+            reply = DirectorReply(v=STATE_VERSION, id=ident, accepted=True, type=GET_STATE)
         elif ident is not None and ident in self._replies:
             reply = self._replies[ident]
         else:
             reply = await self._run_command(payload, ident)
-            if ident is not None and not reply.get("pending"):
+            if ident is not None and not reply.pending:
                 # Only final answers are remembered: a command still in the table's
                 # queue is waited for again, never submitted twice.
                 self._replies[ident] = reply
@@ -344,11 +349,11 @@ class TablePublisher:
                     self._replies.popitem(last=False)
         self.session.send(
             response_topic or self.table.director_replies,
-            json.dumps(reply, separators=(",", ":")).encode(),
+            msgspec.json.encode(reply),
             properties=publish_properties(correlation=correlation) if correlation else None,
         )
 
-    async def _log_reply(self, ident: str | None) -> dict[str, Any]:
+    async def _log_reply(self, ident: str | None) -> DirectorReply:
         """The table's events as JSON Lines, refused commands included (marked, as
         ``log export --include-refused`` writes them): the director's timeline shows
         them in their place, and each line is the row's seq."""
@@ -369,23 +374,18 @@ class TablePublisher:
                 # a commit between the reader's head and last-row checks looks like damage
                 error = str(exc)
                 continue
-            return {
-                "v": STATE_VERSION,
-                "id": ident,
-                "accepted": True,
-                "type": GET_LOG,
-                "count": count,
-                "log": text,
-            }
-        return {"v": STATE_VERSION, "id": ident, "accepted": False, "type": GET_LOG, "error": error}
+            return DirectorReply(
+                v=STATE_VERSION, id=ident, accepted=True, type=GET_LOG, count=count, log=text
+            )
+        return _refused(ident, error, GET_LOG)
 
-    async def _run_command(self, payload: bytes, ident: str | None) -> dict[str, Any]:
+    async def _run_command(self, payload: bytes, ident: str | None) -> DirectorReply:
         fut = self._in_flight.get(ident) if ident is not None else None
         if fut is None:
             try:
                 event = decode_event(payload)
             except (msgspec.ValidationError, msgspec.DecodeError) as exc:
-                return {"v": STATE_VERSION, "id": ident, "accepted": False, "error": str(exc)}
+                return _refused(ident, str(exc))
             # Only the director's role may publish here (deploy/mosquitto ACL): whatever the
             # payload says, the director made it.
             fut = self.service.send(replace(event, actor="director"), "director")
@@ -395,13 +395,13 @@ class TablePublisher:
             # Shielded: giving up waiting must not withdraw a command already queued.
             ack = await asyncio.wait_for(asyncio.shield(fut), _SUBMIT_TIMEOUT_S)
         except TimeoutError:
-            return {
-                "v": STATE_VERSION,
-                "id": ident,
-                "accepted": None,
-                "pending": True,
-                "error": "the table has not answered yet; ask again with the same id",
-            }
+            return DirectorReply(
+                v=STATE_VERSION,
+                id=ident,
+                accepted=None,
+                pending=True,
+                error="the table has not answered yet; ask again with the same id",
+            )
         except Exception as exc:  # the table could not commit it (e.g. its disk failed)
             ack = None
             error = f"the table could not commit the command: {exc}"
@@ -409,6 +409,6 @@ class TablePublisher:
             if ident is not None and fut.done():
                 self._in_flight.pop(ident, None)
         if ack is None:
-            return {"v": STATE_VERSION, "id": ident, "accepted": False, "error": error}
+            return _refused(ident, error)
         log.info("director command %s: %s", ident, "accepted" if ack.accepted else ack.reason)
         return ack_reply(ack, ident)

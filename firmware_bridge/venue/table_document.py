@@ -1,6 +1,9 @@
 """A table's state document on the broker (docs/mqtt.md, "Table state"): the
 envelope around the game's report, as the table's publisher writes it and the
-director's link and the venue page read it, and when it is too old to trust.
+director's link and the venue page read it, and when it is too old to trust; and
+a table's reply to a director's command (docs/mqtt.md, "Director commands and
+replies"): :class:`DirectorReply`, written by the table's publisher and read by
+the director's link with :func:`read_reply`.
 
 The envelope is ``TableDocument[LiveReport]`` on ``live`` (:data:`LiveDocument`)
 and ``TableDocument[GameReport]`` on ``state`` (:data:`Snapshot`). A consumer
@@ -21,12 +24,13 @@ from typing import Generic, TypeVar
 import msgspec
 
 from engine.rules.game_report import GameReport, LiveReport
-from firmware_bridge.mqtt.topics import MAX_DOCUMENT_BYTES
+from firmware_bridge.mqtt.topics import MAX_DOCUMENT_BYTES, MAX_MESSAGE_BYTES
 
 __all__ = [
     "STALE_GRACE_MS",
     "BadDocument",
     "DeviceStatus",
+    "DirectorReply",
     "HeldDocument",
     "LiveDocument",
     "Notices",
@@ -38,6 +42,7 @@ __all__ = [
     "oversize",
     "read_document",
     "read_live",
+    "read_reply",
     "read_snapshot",
 ]
 
@@ -94,6 +99,42 @@ Snapshot = TableDocument[GameReport]
 """What a table publishes on ``state``."""
 
 
+class DirectorReply(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """A table's answer to one director command, as it goes on the wire.
+
+    ``v``, ``id`` and ``accepted`` are in every reply a table has ever sent (a
+    pending one has ``"accepted": null``); every other key only where it means
+    something, so a key left at its default stays off the wire, as before. The field
+    order is the wire's key order."""
+
+    v: int
+    """The payload version (``STATE_VERSION``)."""
+    id: str | None
+    """The command's id; None: it had none (or was not JSON)."""
+    accepted: bool | None
+    """True: committed (or answered: ``get_log``, ``get_state``); False: refused or
+    failed; None: still in the table's queue (:attr:`pending`)."""
+    pending: bool = False
+    """The table has not answered yet: ask again with the same id."""
+    type: str | None = None
+    """The event's class (``Adjusted``), or the command (``get_log``)."""
+    event: msgspec.Raw | None = None
+    """The event as the table stamped it (docs/events.md), unread here."""
+    seq: int | None = None
+    """Where an accepted event went in the table's log."""
+    reason: str | None = None
+    """Why the game refused it."""
+    rule: str | None = None
+    """The rule that refused it."""
+    count: int | None = None
+    """``get_log``: the events in :attr:`log`."""
+    log: str | None = None
+    """``get_log``: the table's game log as JSON Lines."""
+    error: str | None = None
+    """Why the table could not run it (not an event, its disk failed) or is still
+    waiting (:attr:`pending`)."""
+
+
 class BadDocument(msgspec.Struct, frozen=True):
     """A payload that is not a table's state document, and why, quoting it:
     ``bad live document: Expected `array`, got `str` - at `$.state.clocks`: b'{...'``
@@ -122,19 +163,22 @@ _live = msgspec.json.Decoder(LiveDocument)
 _snapshot = msgspec.json.Decoder(Snapshot)
 
 
-def oversize(kind: str, payload: bytes) -> BadDocument | None:
+def oversize(kind: str, payload: bytes, limit: int = MAX_DOCUMENT_BYTES) -> BadDocument | None:
     """Why ``payload`` is too large to read as a ``kind`` (``live document``), or None."""
-    if len(payload) <= MAX_DOCUMENT_BYTES:
+    if len(payload) <= limit:
         return None
     # the size itself stays out of the cause: a director is told once, not per size
-    cause = f"bad {kind}: over the {MAX_DOCUMENT_BYTES}-byte limit"
+    cause = f"bad {kind}: over the {limit}-byte limit"
     return BadDocument(f"{cause} ({len(payload)} bytes): {payload[:40]!r}", cause)
 
 
-def read_document(decoder: msgspec.json.Decoder[T], kind: str, payload: bytes) -> T | BadDocument:
+def read_document(
+    decoder: msgspec.json.Decoder[T], kind: str, payload: bytes, limit: int = MAX_DOCUMENT_BYTES
+) -> T | BadDocument:
     """A table's ``kind`` message (``assignment``) read by ``decoder``, or why not:
-    too large (:func:`oversize`) or not one (msgspec's reason, quoting the payload)."""
-    too_big = oversize(kind, payload)
+    over ``limit`` bytes (:func:`oversize`) or not one (msgspec's reason, quoting the
+    payload)."""
+    too_big = oversize(kind, payload, limit)
     if too_big is not None:
         return too_big
     try:
@@ -151,6 +195,16 @@ def read_live(payload: bytes) -> LiveDocument | BadDocument:
 def read_snapshot(payload: bytes) -> Snapshot | BadDocument:
     """A ``state`` payload (not empty), or why not."""
     return read_document(_snapshot, "snapshot", payload)
+
+
+_reply = msgspec.json.Decoder(DirectorReply)
+
+
+def read_reply(payload: bytes) -> DirectorReply | BadDocument:
+    """A table's reply to a director command, or why not: one answering ``get_log``
+    carries the whole game log, so it may be as large as any message
+    (:data:`~firmware_bridge.mqtt.topics.MAX_MESSAGE_BYTES`)."""
+    return read_document(_reply, "director reply", payload, MAX_MESSAGE_BYTES)
 
 
 _MAX_NOTICES = 8

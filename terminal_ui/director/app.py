@@ -467,7 +467,7 @@ class DirectorApp(App[int]):
                 try:
                     reply = await self.link.command(TableTopics(table.venue, table.table), event)
                     text = reply_text(reply)
-                    if reply.get("accepted") and table.has_log:
+                    if reply.accepted and table.has_log:
                         await self.load_log(table)
                 except DirectorError as exc:
                     text = f"no answer: {exc}"

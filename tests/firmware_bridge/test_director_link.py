@@ -39,7 +39,7 @@ async def test_only_the_table_asked_may_answer(mosquitto: Broker) -> None:
             async for msg in fake.messages:
                 ident = json.loads(bytes(msg.payload))["id"]
                 for table in (other, asked):
-                    reply = {"id": ident, "accepted": True, "from": table.table}
+                    reply = {"v": 1, "id": ident, "accepted": True, "type": table.table}
                     await fake.publish(f"{table.director_replies}/desk-1", json.dumps(reply), qos=1)
                 return
 
@@ -49,7 +49,7 @@ async def test_only_the_table_asked_may_answer(mosquitto: Broker) -> None:
             task = asyncio.create_task(answer_twice())
             reply = await link.request(asked, {"type": "get_log"}, timeout_s=5)
             await task
-        assert reply["from"] == "t1"
+        assert reply.type == "t1"
         assert link.garbage == 1
 
 

@@ -72,4 +72,4 @@ async def test_one_broker_connection_per_table_process(
             link = DirectorLink(parse_url(broker.url()), desk="count")
             async with link:
                 reply = await link.request(TableTopics("club", "t4"), {"type": "get_state"})
-                assert reply["accepted"] is True
+                assert reply.accepted is True

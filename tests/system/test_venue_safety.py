@@ -469,7 +469,7 @@ async def test_the_table_and_the_director_work_on_their_logins(
         async with pub, DirectorLink(parse_url(director_url), desk="test-desk") as link:
             await wait_for(lambda: t1 in link.tables and link.tables[t1].doc is not None, "t1")
             reply = await link.command(t1, Adjusted(by="Dee", player=1, score_delta=5))
-            assert reply["accepted"] is True
+            assert reply.accepted is True
             assert svc.state.scores == (0, 5)
     assert log_rows(tmp_path / "t1.sqlite")[-1].body["actor"] == "director"
 
