@@ -74,7 +74,7 @@ GET_STATE = "get_state"
 def ack_reply(ack: Ack, ident: str | None) -> DirectorReply:
     """The reply to a command the game answered."""
     kind = type(ack.event).__name__
-    event = msgspec.Raw(msgspec.json.encode(ack.event))
+    event = msgspec.json.decode(msgspec.json.encode(ack.event))
     if ack.accepted:
         return DirectorReply(
             v=STATE_VERSION, id=ident, accepted=True, type=kind, event=event, seq=ack.seq

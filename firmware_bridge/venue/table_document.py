@@ -19,7 +19,7 @@ read, and the table is then stale, as it is with none or with one past its expir
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 import msgspec
 
@@ -118,8 +118,9 @@ class DirectorReply(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=Tru
     """The table has not answered yet: ask again with the same id."""
     type: str | None = None
     """The event's class (``Adjusted``), or the command (``get_log``)."""
-    event: msgspec.Raw | None = None
-    """The event as the table stamped it (docs/events.md), unread here."""
+    event: dict[str, Any] | None = None
+    """The event as the table stamped it, as JSON (docs/events.md; read it with
+    :func:`engine.events.decode_event` to use it): a newer table's event reads."""
     seq: int | None = None
     """Where an accepted event went in the table's log."""
     reason: str | None = None

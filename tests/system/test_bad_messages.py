@@ -32,14 +32,20 @@ from clock.tournament.ledger import EventLedger
 from engine.tournament.assignment import round_assignments
 from engine.tournament.pairing.pair_round import draw
 from firmware_bridge.mqtt.connection import parse_url
-from firmware_bridge.mqtt.topics import MAX_DOCUMENT_BYTES, TableTopics
+from firmware_bridge.mqtt.topics import (
+    MAX_DOCUMENT_BYTES,
+    MAX_MESSAGE_BYTES,
+    TableTopics,
+    every_table,
+)
 from firmware_bridge.venue.archive import Archive
 from firmware_bridge.venue.broker import free_port
+from firmware_bridge.venue.director_link import DirectorLink
 from firmware_bridge.venue.page.server import VenuePage
 from terminal_ui.director.app import DirectorApp
 from terminal_ui.director.config import DirectorConfig
 from terminal_ui.director.rows import Flag
-from tests.helpers import Broker, until
+from tests.helpers import Broker, until, wait_for
 
 CLOCK = {"remaining_ms": 600_000, "overtime_ms": 0, "penalty": 0, "running": False}
 
@@ -299,3 +305,57 @@ async def test_a_table_naming_another_game_s_players_moves_nothing_of_it(
         assert "+18" in live
         assert "+500" not in live
         assert "+488" not in live
+
+
+BAD_REPLIES = {
+    b'{"v":1,"id":"%s","accepted":"yes"}': (
+        "bad director reply: Expected `bool | null`, got `str` - at `$.accepted`"
+    ),
+    b'{"v":1,"id":"%s","accepted":true,"type":"get_log","log":5}': (
+        "bad director reply: Expected `str | null`, got `int` - at `$.log`"
+    ),
+    b'["%s"]': "bad director reply: Expected `object`, got `array`",
+    b'{"v":1,"id":"%s","accepted":true,"log":"' + b"x" * MAX_MESSAGE_BYTES + b'"}': (
+        f"bad director reply: over the {MAX_MESSAGE_BYTES}-byte limit"
+    ),
+}
+"""A reply -> what the director is told: wrong types, not an object, too big."""
+
+
+async def test_a_table_s_bad_replies_answer_no_command_and_are_said_once(
+    mosquitto_factory: Any,
+) -> None:
+    """t1 answers each command with every bad reply (carrying its id) before a good
+    one: the command gets the good one, never a bad one; each reason is said once
+    for t1, however often it comes; t2's command is answered meanwhile."""
+    broker = mosquitto_factory(message_size_limit=0)  # the too-big reply reaches the link
+    t1, t2 = TableTopics("club", "t1"), TableTopics("club", "t2")
+    async with aiomqtt.Client(broker.host, broker.port, identifier="test-tables") as tables:
+        await tables.subscribe(every_table("club", "director/commands"), qos=1)
+
+        async def answer() -> None:
+            async for msg in tables.messages:
+                table = t1 if msg.topic.value == t1.director_commands else t2
+                ident = json.loads(bytes(msg.payload))["id"]
+                replies = f"{table.director_replies}/desk-9"
+                if table == t1:
+                    for bad in BAD_REPLIES:
+                        await tables.publish(replies, bad.replace(b"%s", ident.encode()), qos=1)
+                good = {"v": 1, "id": ident, "accepted": True, "type": "Adjusted", "seq": 7}
+                await tables.publish(replies, json.dumps(good), qos=1)
+
+        link = DirectorLink(parse_url(broker.url()), desk="desk-9")
+        async with link:
+            await wait_for(link.session.connected.is_set, "the director's connection")
+            answering = asyncio.create_task(answer())
+            try:
+                for _ in range(2):  # the second time: counted, not said again
+                    got = await asyncio.gather(
+                        link.request(t1, {"type": "get_state"}, timeout_s=10),
+                        link.request(t2, {"type": "get_state"}, timeout_s=10),
+                    )
+                    assert [(r.accepted, r.seq, r.log) for r in got] == [(True, 7, None)] * 2
+            finally:
+                answering.cancel()
+        assert link.garbage == 2 * len(BAD_REPLIES)
+        assert sorted(link.notices) == sorted(f"club/t1: {why}" for why in BAD_REPLIES.values())
