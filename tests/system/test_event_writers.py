@@ -188,7 +188,7 @@ async def test_console_and_cli_write_the_event_log_at_once(tmp_path: Path) -> No
         sign(tables[1])
         killed = 0
         for k, share in enumerate(KILLS):
-            scores, reason = (400 + k, 350), f"recount {k}"
+            scores, reason = (401 + k, 350), f"recount {k}"  # each changes the result
             proc = start(log, r1[3], scores, reason)
             began = time.monotonic()
             at = share * run_s * rng.uniform(0.95, 1.05)
