@@ -40,7 +40,7 @@ from engine.events import Event, Signed
 from engine.rules.machine import apply
 from engine.rules.replay import split_games
 from engine.rules.state import GameState
-from engine.tournament.assignment import round_assignments
+from engine.tournament.assignment import table_numbers
 from engine.tournament.errors import ResultError
 from engine.tournament.intake import game_digest
 from engine.tournament.records import Result
@@ -260,13 +260,12 @@ def _plays(game: Sequence[tuple[int, Event]]) -> tuple[GameState, list[_Made]]:
 
 def _tables(state: EventState, div: DivisionState, through: int) -> dict[tuple[int, int, int], int]:
     """``(round, first, second)`` -> the table the round put the game at."""
-    out: dict[tuple[int, int, int], int] = {}
-    for rnd in sorted(div.pairings):
-        if rnd <= through:
-            for a in round_assignments(state, rnd):
-                if a.division == div.spec.name:
-                    out[(rnd, *a.seeds)] = a.table
-    return out
+    return {
+        (rnd, *pair): table
+        for rnd in sorted(div.pairings)
+        if rnd <= through
+        for pair, table in table_numbers(state, div, rnd).items()
+    }
 
 
 def _digests(events: Sequence[Event]) -> list[str]:

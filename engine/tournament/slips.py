@@ -30,7 +30,7 @@ from __future__ import annotations
 import msgspec
 from msgspec.structs import replace
 
-from engine.tournament.assignment import round_assignments
+from engine.tournament.assignment import table_numbers
 from engine.tournament.errors import ResultError
 from engine.tournament.records import Result
 from engine.tournament.scores import check_score
@@ -214,15 +214,6 @@ def _who(div: DivisionState, seed: int) -> str:
     return f"#{seed} {div.name(seed)}"
 
 
-def _table(state: EventState, div: DivisionState, rnd: int, pair: tuple[int, int]) -> int:
-    """The pairing's table, numbered as the broker and ``event show`` number it."""
-    return next(
-        a.table
-        for a in round_assignments(state, rnd)
-        if a.division == div.spec.name and a.seeds == pair
-    )
-
-
 def _opponent(state: EventState, div: DivisionState, rnd: int, seed: int) -> str:
     """Whom ``seed`` plays in ``rnd``, in words, for a refusal."""
     for pair in div.pairings[rnd].pairs:
@@ -230,7 +221,8 @@ def _opponent(state: EventState, div: DivisionState, rnd: int, seed: int) -> str
             other = pair[1] if pair[0] == seed else pair[0]
             if not other:
                 return f"{_who(div, seed)} has the bye"
-            return f"{_who(div, seed)} plays {_who(div, other)} at T{_table(state, div, rnd, pair)}"
+            table = table_numbers(state, div, rnd)[pair]
+            return f"{_who(div, seed)} plays {_who(div, other)} at T{table}"
     return f"{_who(div, seed)} is not paired in round {rnd}"
 
 
@@ -257,7 +249,7 @@ def result_echo(state: EventState, res: Result, lead: int | None = None) -> str:
     spread his; a forfeit ``R4 T2  #7 Dan Doe wins: #3 Gus Gray forfeits  (+50)``."""
     div = state.division(res.division)
     pair = (res.first, res.second)
-    where = f"R{res.round} T{_table(state, div, res.round, pair)}"
+    where = f"R{res.round} T{table_numbers(state, div, res.round)[pair]}"
     spread = div.variant.spread_recorded  # TOR-11: match points only, no spread
     if res.kind == "forfeit" and res.winner is not None and res.loser is not None:
         won = f"{_who(div, res.winner)} wins: {_who(div, res.loser)} forfeits"
@@ -383,7 +375,7 @@ def _forfeit(
     state: EventState, div: DivisionState, rnd: int, out: int, named: int | None
 ) -> tuple[Result, int]:
     """``out`` forfeits the round's game (against ``named``, checked, when given)."""
-    pair = next((p for p in div.pairings[rnd].pairs if out in p), None)
+    pair = div.pair_of(out, rnd)
     if pair is None or not pair[1]:
         raise ResultError(f"{_opponent(state, div, rnd, out)}: no game to forfeit")
     won = pair[1] if pair[0] == out else pair[0]
@@ -443,7 +435,8 @@ def missing_lines(state: EventState, div: DivisionState, rnd: int) -> list[str]:
     """
     if rnd not in div.pairings:
         raise ResultError(f"round {rnd} is not paired in division {div.spec.name}")
-    games = sorted((_table(state, div, rnd, p), p) for p in div.missing(rnd))
+    tables = table_numbers(state, div, rnd)
+    games = sorted((tables[p], p) for p in div.missing(rnd))
     head = f"division {div.spec.name} round {rnd}: "
     if not games:
         return [head + "every result is in"]
