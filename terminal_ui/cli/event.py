@@ -20,10 +20,11 @@ from typing import TYPE_CHECKING, Any
 
 from terminal_ui.cli import event_prizes, event_sheets, event_slips
 from terminal_ui.cli.args import add_t_encoding
+from terminal_ui.cli.event_divisions import divisions as _divisions
+from terminal_ui.cli.event_divisions import one_division as _one_division
 
 if TYPE_CHECKING:
     from clock.tournament.ledger import EventLedger
-    from engine.tournament.state import DivisionState, EventState
 
 __all__ = ["register"]
 
@@ -125,7 +126,7 @@ def register(sub: Any) -> None:
     imp.add_argument("--system", default="swiss", help="how the rounds after are paired")
     event_slips.register(action, _guard)  # slips, missing: results from paper slips
     event_sheets.register(action)  # sheets: pairings, standings, scorecards, wallchart
-    event_prizes.register(action)  # prizes: places, rating classes, high game and plays
+    event_prizes.register(action, _guard)  # prizes: places, rating classes, high game and plays
 
 
 class _Entry(argparse.Action):
@@ -233,21 +234,6 @@ def _open(args: argparse.Namespace) -> EventLedger:
 
 
 _READERS = frozenset({"show", "standings", "export", "publish"})
-
-
-def _divisions(state: EventState, name: str | None) -> list[DivisionState]:
-    if name is not None:
-        return [state.division(name)]
-    return list(state.divisions.values())
-
-
-def _one_division(state: EventState, name: str | None) -> DivisionState:
-    from engine.tournament.errors import TournamentError
-
-    if name is None and len(state.divisions) > 1:
-        names = ", ".join(state.divisions)
-        raise TournamentError(f"the event has several divisions ({names}): give --division")
-    return _divisions(state, name)[0]
 
 
 def _new(args: argparse.Namespace) -> int:
