@@ -10,18 +10,17 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from textual.pilot import Pilot
 from textual.widgets import DataTable, Input
 
 from clock.log.eventlog import EventLog
 from engine.events import ClockPressed, Event, GameStarted, Resigned, Signed, TilesPlaced
 from engine.rules.replay import live_report, replay
 from terminal_ui.director.app import DirectorApp
-from terminal_ui.director.config import DirectorConfig
 from terminal_ui.director.overview import fit_overview, signed_text
 from terminal_ui.director.rows import Row, summarize
 from terminal_ui.director.screens.export import ExportScreen
 from tests.helpers import screen_text, until
+from tests.terminal_ui.test_director import config, write_sqlite
 
 WIDE = ("Wilhelmina Featherstonehaugh", "Konstantinos Papadopoulos")
 """Two long names (28 and 25 columns), as a venue's entry list has them."""
@@ -43,29 +42,9 @@ def game(*players: str, signed: tuple[int, ...] = (), over: bool = True) -> list
     return events
 
 
-def write(path: Path, events: list[Event]) -> Path:
-    with EventLog.open(path) as log:
-        for ev in events:
-            log.append(ev)
-    return path
-
-
 def append(path: Path, event: Event) -> None:
     with EventLog.open(path) as log:
         log.append(event)
-
-
-def config(tmp_path: Path, logs: list[Path], **kw: object) -> DirectorConfig:
-    cfg = DirectorConfig(logs=tuple(logs), name="Judge Dee", export_dir=tmp_path / "out")
-    for key, value in kw.items():
-        setattr(cfg, key, value)
-    return cfg
-
-
-def director(pilot: Pilot[int]) -> DirectorApp:
-    app = pilot.app
-    assert isinstance(app, DirectorApp)
-    return app
 
 
 def shown(app: DirectorApp) -> list[str]:
@@ -90,10 +69,10 @@ def row_of(events: list[Event], label: str) -> Row:
 
 async def test_a_finished_game_says_whether_both_players_signed(tmp_path: Path) -> None:
     logs = [
-        write(tmp_path / "t1.sqlite", game("Ann Able", "Ben Baker", signed=(0, 1))),
-        write(tmp_path / "t2.sqlite", game("Cyd Cole", "Dee Dunn", signed=(1,))),
-        write(tmp_path / "t3.sqlite", game("Eli Eyre", "Fay Ford")),
-        write(tmp_path / "t4.sqlite", game("Gus Gray", "Hal Hart", over=False)),
+        write_sqlite(tmp_path / "t1.sqlite", game("Ann Able", "Ben Baker", signed=(0, 1))),
+        write_sqlite(tmp_path / "t2.sqlite", game("Cyd Cole", "Dee Dunn", signed=(1,))),
+        write_sqlite(tmp_path / "t3.sqlite", game("Eli Eyre", "Fay Ford")),
+        write_sqlite(tmp_path / "t4.sqlite", game("Gus Gray", "Hal Hart", over=False)),
     ]
     app = DirectorApp(config(tmp_path, logs))
     async with app.run_test(size=(120, 30)) as pilot:
@@ -126,9 +105,9 @@ def venue(tmp_path: Path) -> list[Path]:
     """A table with long names and a finished game Wilhelmina signed, a table with a
     bracketed name, and a short one in play."""
     return [
-        write(tmp_path / "t1.sqlite", game(*WIDE, signed=(0,))),
-        write(tmp_path / "t2.sqlite", game(ODD, "Ann Able", over=False)),
-        write(tmp_path / "t3.sqlite", game("Bo", "Cy", over=False)),
+        write_sqlite(tmp_path / "t1.sqlite", game(*WIDE, signed=(0,))),
+        write_sqlite(tmp_path / "t2.sqlite", game(ODD, "Ann Able", over=False)),
+        write_sqlite(tmp_path / "t3.sqlite", game("Bo", "Cy", over=False)),
     ]
 
 
@@ -198,7 +177,7 @@ def test_what_gives_way_first() -> None:
 
 @pytest.mark.parametrize("width", [80, 120])
 async def test_the_export_dialog_shows_the_whole_path(tmp_path: Path, width: int) -> None:
-    log = write(tmp_path / "t1.sqlite", game("Ann Able", "Ben Baker", signed=(0, 1)))
+    log = write_sqlite(tmp_path / "t1.sqlite", game("Ann Able", "Ben Baker", signed=(0, 1)))
     out = tmp_path / ("spring-open-results-" * 4) / "division-a-after-round-eleven"
     app = DirectorApp(config(tmp_path, [log], export_dir=out, round=1))
     async with app.run_test(size=(width, 40)) as pilot:
@@ -227,7 +206,7 @@ async def test_the_export_dialog_shows_the_whole_path(tmp_path: Path, width: int
 async def test_a_game_without_its_round_keeps_its_names_and_its_field(tmp_path: Path) -> None:
     """Long names in the export dialog's line for a game whose log gives no round: the
     line wraps beside the round's field, which stays on the screen."""
-    log = write(tmp_path / "t1.sqlite", game(*WIDE, signed=(0, 1)))  # no round in its log
+    log = write_sqlite(tmp_path / "t1.sqlite", game(*WIDE, signed=(0, 1)))  # no round in its log
     app = DirectorApp(config(tmp_path, [log]))
     async with app.run_test(size=(80, 30)) as pilot:
         await until(pilot, lambda: len(app.rows) == 1, "the row")
