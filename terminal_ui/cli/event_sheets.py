@@ -18,6 +18,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from terminal_ui.cli.event_divisions import divisions as chosen_divisions
+from terminal_ui.cli.event_divisions import several_divisions
+
 if TYPE_CHECKING:
     from engine.tournament.prizes import PrizeList
     from engine.tournament.state import DivisionState, EventState
@@ -84,15 +87,13 @@ def _show(
 ) -> None:
     """Print the sheet ``--show`` names, as text, for each division."""
     from clock.exports.sheets_folder import division_sheets, sheet_after
-    from engine.tournament.errors import TournamentError
     from engine.tournament.sheets.scorecard import scorecard_sheet, scorecards
     from engine.tournament.sheets.text import sheet_text
     from engine.tournament.slips import find_player
 
     what, *who = args.show
     if who and len(divisions) > 1:  # a player's number is the division's
-        names = ", ".join(d.spec.name for d in divisions)
-        raise TournamentError(f"the event has several divisions ({names}): give --division")
+        several_divisions(d.spec.name for d in divisions)
     for div in divisions:
         after = sheet_after(div, args.round)
         if what == "scorecard" and who:
@@ -127,10 +128,7 @@ def _sheets(args: argparse.Namespace) -> int:
     try:
         with EventLedger.open(args.log, readonly=True) as ledger:
             state = ledger.state
-        if args.division is not None:
-            divisions = [state.division(args.division)]
-        else:
-            divisions = list(state.divisions.values())
+        divisions = chosen_divisions(state, args.division)
         for div in divisions:  # a round past the results is refused before a log is read
             sheet_after(div, args.round)
         wants_prizes = args.show is None or args.show[0] == "prizes"
