@@ -6,7 +6,6 @@ ledger holding every record with who typed it."""
 from __future__ import annotations
 
 import os
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,6 +14,7 @@ import pytest
 from engine.tournament.records import Result, Retracted
 from tests.support.tmux import Terminal, require_tmux
 from tests.system.test_kill9 import RACKCLOCK
+from tests.terminal_ui.test_event import rackclock
 from tests.terminal_ui.test_event_slips import (
     big_event,
     check_standings,
@@ -33,16 +33,6 @@ def tmux(tmp_path: Path) -> Iterator[Terminal]:
         yield term
     finally:
         term.kill()
-
-
-def run(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(RACKCLOCK), "event", *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=30,
-        check=False,
-    )
 
 
 def test_slips_typed_at_the_prompt_then_missing(tmux: Terminal, tmp_path: Path) -> None:
@@ -74,7 +64,7 @@ def test_slips_typed_at_the_prompt_then_missing(tmux: Terminal, tmp_path: Path) 
     tmux.keys("Enter")
     tmux.wait("the command to end", lambda _: tmux.dead())
 
-    missing = run("missing", log)
+    missing = rackclock("event", "missing", log)
     assert missing.returncode == 0, missing.stderr
     assert missing.stdout == "division A round 1: every result is in\n"
     made = [r for r in ledger_records(log) if isinstance(r, Result | Retracted)]
@@ -82,7 +72,7 @@ def test_slips_typed_at_the_prompt_then_missing(tmux: Terminal, tmp_path: Path) 
     assert {r.by for r in made} == {"sam"}
     assert [r.reason for r in made[-3:]] == ["undo", "", "added wrong"]
     check_standings(ledger_state(log), want)
-    standings = run("standings", log)
+    standings = rackclock("event", "standings", log)
     assert standings.returncode == 0, standings.stderr
     assert standings.stdout.startswith("division A after round 1:")
     assert len(standings.stdout.splitlines()) > 200

@@ -25,6 +25,7 @@ from tests.helpers import Broker, wait_for
 from tests.support.log_rows import log_rows
 from tests.support.tmux import WAIT_S, Terminal, require_tmux
 from tests.system.test_kill9 import RACKCLOCK
+from tests.terminal_ui.test_event import rackclock
 
 GAME = """\
 {"t":0,"type":"game_started","variant":"nzasp","players":["Ann","Ben"],"first":0}
@@ -47,18 +48,6 @@ rounds = 2
 plan = [{{ rounds = "1-2", system = "round-robin" }}]
 players = [{listed}]
 """
-
-
-def rackclock(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    """``rackclock ARGS`` run to its end."""
-    return subprocess.run(
-        [str(RACKCLOCK), *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-        cwd=cwd,
-    )
 
 
 def succeeded(*args: str | Path) -> str:

@@ -54,9 +54,15 @@ players = [
 """
 
 
-def rackclock(*args: str | Path) -> subprocess.CompletedProcess[str]:
+def rackclock(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """``rackclock ARGS`` run to its end (in ``cwd``, if given)."""
     return subprocess.run(
-        [RACKCLOCK, *map(str, args)], capture_output=True, text=True, timeout=60, check=False
+        [RACKCLOCK, *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        cwd=cwd,
     )
 
 

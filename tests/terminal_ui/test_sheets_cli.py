@@ -5,21 +5,12 @@ untouched."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 from clock.tournament.ledger import EventLedger
 from engine.tournament.records import Paired, Result
 from tests.engine.tournament.test_sheets import EVENT, GOLDEN, RECORDS
-
-RACKCLOCK = str(Path(sys.executable).parent / "rackclock")
-
-
-def rackclock(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [RACKCLOCK, *map(str, args)], capture_output=True, text=True, timeout=60, check=False
-    )
+from tests.terminal_ui.test_event import rackclock
 
 
 def harbour_cup(tmp_path: Path, event: str = EVENT) -> Path:
