@@ -22,7 +22,6 @@ import io
 import json
 import time
 import urllib.request
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -39,13 +38,12 @@ from firmware_bridge.mqtt.topics import (
     every_table,
 )
 from firmware_bridge.venue.archive import Archive
-from firmware_bridge.venue.broker import free_port
 from firmware_bridge.venue.director_link import DirectorLink
-from firmware_bridge.venue.page.server import VenuePage
 from terminal_ui.director.app import DirectorApp
 from terminal_ui.director.config import DirectorConfig
 from terminal_ui.director.rows import Flag
 from tests.helpers import Broker, until, wait_for
+from tests.system.test_venue_page import venue_page
 
 CLOCK = {"remaining_ms": 600_000, "overtime_ms": 0, "penalty": 0, "running": False}
 
@@ -110,24 +108,6 @@ def http(url: str) -> tuple[int, Any]:
 
 async def get(url: str) -> tuple[int, Any]:
     return await asyncio.to_thread(http, url)
-
-
-@contextlib.asynccontextmanager
-async def venue_page(broker: Broker, event: Path | None = None) -> AsyncIterator[str]:
-    """The page's real server on a free port; its address."""
-    port = free_port()
-    page = VenuePage(parse_url(broker.url()), "club", host="127.0.0.1", port=port, event=event)
-    task = asyncio.create_task(page.run())
-    try:
-        deadline = time.monotonic() + 10
-        while not page.server.started:
-            assert time.monotonic() < deadline, "the page server did not start"
-            await asyncio.sleep(0.02)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        page.server.should_exit = True
-        with contextlib.suppress(asyncio.CancelledError):
-            await asyncio.wait_for(task, 10)
 
 
 async def poll(cond: Any, what: str, limit_s: float = 10.0) -> None:
@@ -214,11 +194,11 @@ async def test_a_table_s_bad_documents_reach_no_screen_and_no_other_table(
     async with venue_page(mosquitto) as url:
 
         async def all_there() -> bool:
-            status, venue = await get(f"{url}/venue")
+            status, venue = await get(f"{url}venue")
             return status == 200 and shown([f"club/{t['table']}" for t in venue["tables"]]) == names
 
         await poll(all_there, "every table on the page")
-        _, venue = await get(f"{url}/venue")
+        _, venue = await get(f"{url}venue")
         cards = {t["table"]: t for t in venue["tables"]}
         for name, (players, scores) in GOOD.items():
             assert (cards[name]["players"], cards[name]["scores"]) == (list(players), list(scores))
@@ -232,7 +212,7 @@ async def test_a_table_s_bad_documents_reach_no_screen_and_no_other_table(
         # no card carries the big documents, nor does the whole venue
         assert len(json.dumps(venue)) < 100_000
         # the stream opens with the whole venue, and a good table's change still comes
-        opened = asyncio.to_thread(urllib.request.urlopen, f"{url}/events", timeout=10)
+        opened = asyncio.to_thread(urllib.request.urlopen, f"{url}events", timeout=10)
         with await opened as stream:
             first = await asyncio.to_thread(stream.readline)
             assert first.startswith(b"data: ")
@@ -286,12 +266,12 @@ async def test_a_table_naming_another_game_s_players_moves_nothing_of_it(
     async with venue_page(mosquitto, path) as url:
 
         async def counted() -> bool:
-            _, venue = await get(f"{url}/venue")
+            _, venue = await get(f"{url}venue")
             play = venue["standings"][0]["in_play"] if venue["standings"] else None
             return play is not None and any(r["spread"] for r in play["rows"])
 
         await poll(counted, "the live standings")
-        _, venue = await get(f"{url}/venue")
+        _, venue = await get(f"{url}venue")
         rows = {r["name"]: r["spread"] for r in venue["standings"][0]["in_play"]["rows"]}
         assert rows == {"Ann": 18, "Ben": -18, "Cyd": 0, "Dee": 0}
 

@@ -16,9 +16,9 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import aiomqtt
 import pytest
@@ -44,26 +44,9 @@ from firmware_bridge.venue.publisher import TablePublisher
 from tests.helpers import REPO, Broker, BrokerFactory, missing_part, wait_for
 from tests.support.log_rows import log_rows
 from tests.system.test_bridge import make_bridge
+from tests.system.test_venue_page import venue_page
 
 RACKCLOCK = str(Path(sys.executable).parent / "rackclock")
-
-
-@contextlib.asynccontextmanager
-async def page_server(broker: Broker) -> AsyncIterator[int]:
-    """The venue page on a free port; the port."""
-    port = free_port()
-    page = VenuePage(parse_url(broker.url()), "club", host="127.0.0.1", port=port)
-    task = asyncio.create_task(page.run())
-    try:
-        deadline = time.monotonic() + 10
-        while not page.server.started:
-            assert time.monotonic() < deadline, "the page server did not start"
-            await asyncio.sleep(0.02)
-        yield port
-    finally:
-        page.server.should_exit = True
-        with contextlib.suppress(asyncio.CancelledError):
-            await asyncio.wait_for(task, 10)
 
 
 def _ask(port: int, method: str, path: str) -> tuple[int, dict[str, str], bytes]:
@@ -79,7 +62,9 @@ def _ask(port: int, method: str, path: str) -> tuple[int, dict[str, str], bytes]
 async def test_the_page_answers_get_and_head_only_with_its_policy(
     mosquitto: Broker, tmp_path: Path
 ) -> None:
-    async with page_server(mosquitto) as port:
+    async with venue_page(mosquitto) as url:
+        port = urlsplit(url).port
+        assert port is not None
         for path in ("/", "/app.js", "/style.css", "/venue", "/events"):
             status, headers, body = await asyncio.to_thread(_ask, port, "HEAD", path)
             assert status == 200, path
