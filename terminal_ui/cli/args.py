@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import getpass
 from typing import TYPE_CHECKING, TypedDict
 
 if TYPE_CHECKING:
@@ -18,6 +19,7 @@ __all__ = [
     "game_fields",
     "log_refusal",
     "players",
+    "who",
 ]
 
 
@@ -136,3 +138,14 @@ def _assignment(args: argparse.Namespace) -> Assignment | None:
     game = load_assignment(args.assignment)
     load_variant(game.variant)
     return game
+
+
+def who(by: str | None) -> str:
+    """Who records a result typed here: ``--by``, else the OS user (else ``director``,
+    the ledger's default, where the system names no user)."""
+    if by:
+        return by
+    try:
+        return getpass.getuser()
+    except (OSError, KeyError):  # no login name in the environment nor the user database
+        return "director"

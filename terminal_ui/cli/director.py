@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     from clock.log.eventlog import LogError
     from clock.log.log_files import log_files
     from engine.errors import EngineError
-    from terminal_ui.cli.event_slips import who
+    from terminal_ui.cli.args import who
     from terminal_ui.director.app import DirectorApp
     from terminal_ui.director.config import DirectorConfig
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from terminal_ui.cli import event_prizes, event_sheets, event_slips
-from terminal_ui.cli.args import add_t_encoding
+from terminal_ui.cli.args import add_t_encoding, who
 from terminal_ui.cli.event_divisions import divisions as _divisions
 from terminal_ui.cli.event_divisions import one_division as _one_division
 
@@ -411,7 +411,7 @@ def _result(args: argparse.Namespace) -> int:
                 ledger.state,
                 line,
                 division=div.spec.name,
-                by=event_slips.who(args.by),
+                by=who(args.by),
                 reason=args.reason,
                 correct_how="add --reason WHY (a correction needs a reason)",
             )

@@ -13,14 +13,15 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import getpass
 import sys
 from typing import TYPE_CHECKING, Any
+
+from terminal_ui.cli.args import who
 
 if TYPE_CHECKING:
     from engine.tournament.slips_session import SlipSession
 
-__all__ = ["register", "who"]
+__all__ = ["register"]
 
 
 def register(action: Any, guard: Any) -> None:
@@ -45,17 +46,6 @@ def register(action: Any, guard: Any) -> None:
         "--round", type=int, metavar="N", help="default: every round with games missing"
     )
     missing.add_argument("--division", metavar="NAME")
-
-
-def who(by: str | None) -> str:
-    """Who records a result typed here: ``--by``, else the OS user (else ``director``,
-    the ledger's default, where the system names no user)."""
-    if by:
-        return by
-    try:
-        return getpass.getuser()
-    except (OSError, KeyError):  # no login name in the environment nor the user database
-        return "director"
 
 
 def _fail(args: argparse.Namespace, text: str) -> None:
