@@ -172,8 +172,7 @@ class DeviceTime:
         ]
         return agreed[0] if agreed else None
 
-    def _judge(self, offset: int, value: int) -> Fault | None:
-        estimate = self._estimate()
+    def _judge(self, offset: int, value: int, estimate: int | None) -> Fault | None:
         if estimate is None:
             return None  # nothing agreed yet: nothing to judge by
         if offset < estimate - IMPOSSIBLE_MS:
@@ -187,16 +186,23 @@ class DeviceTime:
     def sample(self, table_ms: int, device_ms: int) -> Fault | None:
         """A message with ``device_ms`` arrived at ``table_ms``: kept in the offset, or
         the reason it cannot be true (then left out)."""
+        return self._sample(table_ms, device_ms, self._estimate())[0]
+
+    def _sample(
+        self, table_ms: int, device_ms: int, estimate: int | None
+    ) -> tuple[Fault | None, int]:
+        """:meth:`sample`, judged by ``estimate`` (the offset as it stood): the fault,
+        and the counter unwrapped."""
         value = self._unwrap(device_ms)
         self._last_raw, self._last = device_ms & (_WRAP - 1), value
         offset = table_ms - value
-        fault = self._judge(offset, value)
+        fault = self._judge(offset, value, estimate)
         self._went_back = fault is not None and fault.kind == "back"
         if fault is None:
             self._suspects.clear()
             self._offsets.append(offset)
             self._kept = value
-            return None
+            return None, value
         self.rejected += 1
         if self._suspects:
             last_offset, last_value = self._suspects[-1]
@@ -210,17 +216,17 @@ class DeviceTime:
             self._kept = self._suspects[-1][1]
             self._suspects.clear()
             self._went_back = False
-        return fault
+        return fault, value
 
     def read(self, table_ms: int, device_ms: int) -> Reading:
         """A press with ``device_ms`` arrived at ``table_ms``: its table time by the
         device's clock (by the offset as it stood, if samples agree on it), then the
         sample is taken."""
         estimate = self._estimate()
-        fault = self.sample(table_ms, device_ms)
+        fault, value = self._sample(table_ms, device_ms, estimate)
         if fault is not None or estimate is None:
             return Reading(None, fault)
-        return Reading(self._unwrap(device_ms) + estimate)
+        return Reading(value + estimate)
 
     def table_time(self, device_ms: int) -> int | None:
         """The table time of ``device_ms`` by the device's clock; None when no sample
