@@ -130,7 +130,7 @@ PROCESS_TESTS: tuple[tuple[str, str, str], ...] = (
 gives alternatives), and a test (its file under tests/, its function) that starts it
 as a process; a command may have more than one."""
 
-PROCESS_STARTS = ("RACKCLOCK", "rackclock(", "Terminal(")
+PROCESS_STARTS = ("RACKCLOCK", "rackclock(", "tmux_terminal(")
 """What a module that starts ``rackclock`` as a process uses to do it."""
 
 

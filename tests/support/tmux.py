@@ -10,14 +10,14 @@ import shutil
 import subprocess
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.helpers import REPO, missing_part
 
-__all__ = ["WAIT_S", "Terminal", "require_tmux", "squeeze"]
+__all__ = ["WAIT_S", "Terminal", "require_tmux", "squeeze", "tmux_terminal"]
 
 WAIT_S = 15.0
 """Longest wait for one thing to show on the screen."""
@@ -140,6 +140,20 @@ class Terminal:
         )
         if self.socket_path is not None:
             self.socket_path.unlink(missing_ok=True)
+
+
+@contextlib.contextmanager
+def tmux_terminal(data: Path, size: tuple[int, int] = (80, 24)) -> Iterator[Terminal]:
+    """A fresh tmux server (not the one a test may run in) whose data directory
+    (``XDG_DATA_HOME``) is ``data``; stopped, with everything in it, at the end."""
+    exe = require_tmux()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TMUX")}
+    env["XDG_DATA_HOME"] = str(data)
+    term = Terminal(exe, env, size=size)
+    try:
+        yield term
+    finally:
+        term.kill()
 
 
 def squeeze(screen: str) -> str:

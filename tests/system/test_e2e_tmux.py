@@ -12,7 +12,6 @@ where it fails: scripts/system-deps installs it.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,20 +21,14 @@ from clock.log.eventlog import EventLog, verify
 from engine.events import ClockPressed, Passed, TilesPlaced
 from engine.rules.replay import replay
 from engine.rules.state import Phase
-from tests.support.tmux import Terminal, require_tmux, squeeze
+from tests.support.tmux import Terminal, squeeze, tmux_terminal
 
 
 @pytest.fixture
 def terminal(tmp_path: Path) -> Iterator[Terminal]:
     """A fresh tmux server whose data directory is ``tmp_path``."""
-    exe = require_tmux()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TMUX")}
-    env["XDG_DATA_HOME"] = str(tmp_path)
-    term = Terminal(exe, env)
-    try:
+    with tmux_terminal(tmp_path) as term:
         yield term
-    finally:
-        term.kill()
 
 
 def test_make_run_plays_a_game_at_the_table(terminal: Terminal, tmp_path: Path) -> None:

@@ -5,14 +5,13 @@ ledger holding every record with who typed it."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from engine.tournament.records import Result, Retracted
-from tests.support.tmux import Terminal, require_tmux
+from tests.support.tmux import Terminal, tmux_terminal
 from tests.system.test_kill9 import RACKCLOCK
 from tests.terminal_ui.test_event import rackclock
 from tests.terminal_ui.test_event_slips import (
@@ -26,13 +25,8 @@ from tests.terminal_ui.test_event_slips import (
 
 @pytest.fixture
 def tmux(tmp_path: Path) -> Iterator[Terminal]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TMUX")}
-    env["XDG_DATA_HOME"] = str(tmp_path)
-    term = Terminal(require_tmux(), env, size=(100, 30))
-    try:
+    with tmux_terminal(tmp_path, size=(100, 30)) as term:
         yield term
-    finally:
-        term.kill()
 
 
 def test_slips_typed_at_the_prompt_then_missing(tmux: Terminal, tmp_path: Path) -> None:

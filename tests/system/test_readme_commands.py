@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import re
 import subprocess
 import time
@@ -23,7 +22,7 @@ import pytest
 
 from tests.helpers import Broker, wait_for
 from tests.support.log_rows import log_rows
-from tests.support.tmux import WAIT_S, Terminal, require_tmux
+from tests.support.tmux import WAIT_S, Terminal, tmux_terminal
 from tests.system.test_kill9 import RACKCLOCK
 from tests.terminal_ui.test_event import rackclock
 
@@ -60,13 +59,8 @@ def succeeded(*args: str | Path) -> str:
 @pytest.fixture
 def tmux(tmp_path: Path) -> Iterator[Terminal]:
     """A fresh tmux server of 120x30 whose data directory is ``tmp_path``."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TMUX")}
-    env["XDG_DATA_HOME"] = str(tmp_path)
-    term = Terminal(require_tmux(), env, size=(120, 30))
-    try:
+    with tmux_terminal(tmp_path, size=(120, 30)) as term:
         yield term
-    finally:
-        term.kill()
 
 
 def start_console(tmux: Terminal, args: str, status: Path) -> None:

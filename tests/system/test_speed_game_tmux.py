@@ -18,13 +18,12 @@ from __future__ import annotations
 
 import json
 import math
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.support.tmux import Terminal, require_tmux, squeeze
+from tests.support.tmux import Terminal, squeeze, tmux_terminal
 from tests.system.test_kill9 import RACKCLOCK
 from tests.system.test_log_readers import rackclock
 
@@ -46,13 +45,8 @@ RACK_VALUE = {"AEI": 3, "BCD": 8}
 @pytest.fixture
 def tmux(tmp_path: Path) -> Iterator[Terminal]:
     """A fresh tmux server with a 120x30 window (the lockout line fits 120 columns)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TMUX")}
-    env["XDG_DATA_HOME"] = str(tmp_path)
-    term = Terminal(require_tmux(), env, size=(120, 30))
-    try:
+    with tmux_terminal(tmp_path, size=(120, 30)) as term:
         yield term
-    finally:
-        term.kill()
 
 
 def test_a_speed_game_with_a_lockout_and_an_undo(tmux: Terminal, tmp_path: Path) -> None:

@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.log_rows import log_rows
-from tests.support.tmux import WAIT_S, Terminal, require_tmux
+from tests.support.tmux import WAIT_S, Terminal, tmux_terminal
 from tests.system.test_kill9 import RACKCLOCK
 from tests.system.test_log_readers import cli_readers, new_event, rackclock
 
@@ -42,13 +42,8 @@ KEYS = ("[", "]")
 @pytest.fixture
 def tmux(tmp_path: Path) -> Iterator[Terminal]:
     """A fresh tmux server (test_e2e_tmux.py's) whose data directory is ``tmp_path``."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TMUX")}
-    env["XDG_DATA_HOME"] = str(tmp_path)
-    term = Terminal(require_tmux(), env)
-    try:
+    with tmux_terminal(tmp_path) as term:
         yield term
-    finally:
-        term.kill()
 
 
 def test_readers_beside_the_table_terminal_lose_no_shown_event(
