@@ -128,8 +128,6 @@ class DeviceTime:
     10356
     >>> wrap.read(10_400, 100)  # one sample vouches for nothing: stamped on arrival
     Reading(at=None, fault=None)
-    >>> wrap.late_by(11_556, 100)  # arrived 1.2 s after the device's press
-    1200
     """
 
     def __init__(self) -> None:
@@ -236,9 +234,3 @@ class DeviceTime:
             return None
         estimate = self._estimate()
         return self._unwrap(device_ms) + (min(self._offsets) if estimate is None else estimate)
-
-    def late_by(self, table_ms: int, device_ms: int) -> int | None:
-        """How much later than its device time a message arriving at ``table_ms`` is
-        (None: not known). Take it before :meth:`sample` records the message."""
-        at = self.table_time(device_ms)
-        return None if at is None else table_ms - at
