@@ -29,8 +29,8 @@ from typing import Any
 from engine.equipment.board import EMPTY, Board
 from engine.equipment.rack import is_subrack, leave, parse_rack, rack_string, take_tiles
 from engine.equipment.tiles import load_tile_set
-from engine.errors import EngineError
-from engine.gcg.reader import parse_gcg
+from engine.errors import EngineError, GcgError
+from engine.gcg.reader import _INT, parse_gcg
 from engine.gcg.record import Event, EventKind, GameRecord
 from engine.gcg.result import check_stated, read_stated
 from engine.play.placement import Placement, place
@@ -539,9 +539,14 @@ def check_record(record: GameRecord, variant: Variant, *, label: str = "<record>
                 continue
             if not is_subrack(rack, rp.unplayed()):
                 rp.err(pragma.line, f"#{pragma.name} {pragma.value!r} cannot be with this board")
+        elif pragma.name in (EXCHANGE_PRAGMA, SETTLED_PRAGMA) and _count(pragma.value) is None:
+            rp.err(pragma.line, f"#{pragma.name} {pragma.value!r} is not a whole number")
     final = {nick: rp.total[i] for i, nick in enumerate(rp.nicks)}
     try:
         stated = read_stated(record)
+    except GcgError as exc:
+        rp.err(exc.line, exc.message)
+        stated = None
     except EngineError as exc:
         rp.err(0, str(exc))
         stated = None
@@ -584,10 +589,8 @@ turn and scoreless count), it loads there, and it reads back here as the exchang
 def _as_exchange(ev: Event) -> Event:
     """A pass carrying :data:`EXCHANGE_PRAGMA`, read back as the exchange it was."""
     for pragma in ev.pragmas:
-        if pragma.name == EXCHANGE_PRAGMA and pragma.value.strip().isdigit():
-            return dataclasses.replace(
-                ev, kind=EventKind.EXCHANGE, exchange_count=int(pragma.value)
-            )
+        if pragma.name == EXCHANGE_PRAGMA and (count := _count(pragma.value)) is not None:
+            return dataclasses.replace(ev, kind=EventKind.EXCHANGE, exchange_count=count)
     return ev
 
 
@@ -625,6 +628,13 @@ def _unknown_rack(ev: Event) -> Event:
 
 def _settled(ev: Event) -> int | None:
     for pragma in ev.pragmas:
-        if pragma.name == SETTLED_PRAGMA and pragma.value.strip().lstrip("-").isdigit():
-            return int(pragma.value)
+        if pragma.name == SETTLED_PRAGMA and (score := _count(pragma.value)) is not None:
+            return score
     return None
+
+
+def _count(value: str) -> int | None:
+    """A pragma's whole number (reader's one check: not '²' or '-+5', which
+    str.isdigit() would pass and int() cannot read); None when it is not one."""
+    text = value.strip()
+    return int(text) if _INT.fullmatch(text) else None

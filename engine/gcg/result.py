@@ -9,7 +9,8 @@ from dataclasses import dataclass
 
 from engine.equipment.rack import is_subrack, parse_rack
 from engine.equipment.tiles import TileSet
-from engine.errors import EngineError
+from engine.errors import EngineError, GcgError
+from engine.gcg.reader import _INT
 from engine.gcg.record import GameRecord
 
 __all__ = [
@@ -64,24 +65,29 @@ def read_stated(record: GameRecord) -> StatedResult | None:
         if pragma.name == RESULT_PRAGMA:
             parts = pragma.value.split()
             if found is not None:
-                raise EngineError(f"#{RESULT_PRAGMA} {pragma.value!r}: a second result")
+                raise GcgError(pragma.line, f"#{RESULT_PRAGMA} {pragma.value!r}: a second result")
             if len(parts) != 5 or not all(_is_int(p) for p in (parts[1], parts[2], parts[4])):
-                raise EngineError(
-                    f"#{RESULT_PRAGMA} {pragma.value!r} is not REASON S1 S2 WINNER SPREAD"
+                raise GcgError(
+                    pragma.line,
+                    f"#{RESULT_PRAGMA} {pragma.value!r} is not REASON S1 S2 WINNER SPREAD",
                 )
             reason, a, b, winner, spread = parts
             found = StatedResult(pragma.line, reason, (int(a), int(b)), winner, int(spread))
         elif pragma.name == DEDUCTED_PRAGMA:
             parts = pragma.value.split()
             if len(parts) % 3 or not parts or not all(_is_int(p) for p in parts[2::3]):
-                raise EngineError(f"#{DEDUCTED_PRAGMA} {pragma.value!r} is not NICK RACK -N ...")
+                raise GcgError(
+                    pragma.line, f"#{DEDUCTED_PRAGMA} {pragma.value!r} is not NICK RACK -N ..."
+                )
             deducted.extend(
                 (parts[i], parts[i + 1], int(parts[i + 2])) for i in range(0, len(parts), 3)
             )
         elif pragma.name == ADJUSTED_PRAGMA:
             parts = pragma.value.split()
             if len(parts) % 2 or not parts or not all(_is_int(p) for p in parts[1::2]):
-                raise EngineError(f"#{ADJUSTED_PRAGMA} {pragma.value!r} is not NICK +N ...")
+                raise GcgError(
+                    pragma.line, f"#{ADJUSTED_PRAGMA} {pragma.value!r} is not NICK +N ..."
+                )
             adjusted.extend((parts[i], int(parts[i + 1])) for i in range(0, len(parts), 2))
     if found is None:
         if deducted or adjusted:
@@ -164,4 +170,5 @@ def check_stated(
 
 
 def _is_int(text: str) -> bool:
-    return text.removeprefix("-").removeprefix("+").isdigit()
+    """A whole number int() reads (not '²' or '-+5', which str.isdigit() would pass)."""
+    return _INT.fullmatch(text) is not None
