@@ -45,7 +45,7 @@ from pathlib import Path
 
 import msgspec
 
-from firmware_bridge.mqtt.topics import PREFIX
+from firmware_bridge.mqtt.topics import PREFIX, table_order
 
 __all__ = [
     "HASH_ITERATIONS",
@@ -177,7 +177,7 @@ class VenueLogins:
     @property
     def tables(self) -> list[str]:
         """The tables' logins, in table order."""
-        return sorted((n for n in self.passwords if _TABLE.fullmatch(n)), key=lambda n: int(n[1:]))
+        return sorted((n for n in self.passwords if _TABLE.fullmatch(n)), key=table_order)
 
     @classmethod
     def ensure(cls, folder: Path, tables: int) -> VenueLogins:
