@@ -23,7 +23,7 @@ from engine.tournament.live import complete_rounds
 from engine.tournament.prizes import PrizeList, prize_list
 from engine.tournament.state import DivisionState, EventState
 
-__all__ = ["event_prize_lists", "named_logs", "read_logs"]
+__all__ = ["event_prize_lists", "named_logs", "prize_lists_of", "read_logs"]
 
 
 def _found(name: str, base: Path | None) -> Path | None:
@@ -102,8 +102,22 @@ def event_prize_lists(
     where = f" (from {base})" if base is not None else ""
     skipped = [f"the game log {name} the results name is not here{where}" for name in missing]
     skipped += skipped_read
-    lists = [
+    return prize_lists_of(state, divisions, logs, through, advice=advice), skipped
+
+
+def prize_lists_of(
+    state: EventState,
+    divisions: Sequence[DivisionState],
+    logs: Sequence[Sequence[tuple[int, Event]]],
+    through: int | None = None,
+    *,
+    advice: str = "give --games",
+) -> list[PrizeList]:
+    """Each division's prize list after round ``through`` (default: its complete
+    rounds) with the special prizes from ``logs``, the game logs already read (the
+    events of each): :func:`event_prize_lists` once it has read them, and the
+    director's console with the logs it holds."""
+    return [
         prize_list(state, div, complete_rounds(div) if through is None else through, logs, advice)
         for div in divisions
     ]
-    return lists, skipped

@@ -14,9 +14,8 @@ from textual.markup import escape
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from clock.tournament.special_prizes import prize_lists_of
 from engine.events import Event
-from engine.tournament.live import complete_rounds
-from engine.tournament.prizes import prize_list
 from engine.tournament.sheets import prizes as prize_sheet
 from engine.tournament.state import EventState
 
@@ -28,12 +27,8 @@ def prizes_text(state: EventState, logs: Iterable[Sequence[tuple[int, Event]]]) 
     prints it, the special prizes from ``logs`` (the events of each game log)."""
     held = [list(log) for log in logs if log]
     advice = "give the console the tables' logs with --log"
-    return "\n".join(
-        prize_sheet.prizes_text(
-            state.spec.name, prize_list(state, div, complete_rounds(div), held, advice)
-        )
-        for div in state.divisions.values()
-    )
+    lists = prize_lists_of(state, list(state.divisions.values()), held, advice=advice)
+    return "\n".join(prize_sheet.prizes_text(state.spec.name, plist) for plist in lists)
 
 
 class PrizesScreen(ModalScreen[None]):
