@@ -32,6 +32,7 @@ from clock.device.interface import (
     TimesReported,
 )
 from clock.timeline import MonotonicTimeline, Timeline
+from firmware_bridge.host.heartbeat import sample_heartbeat
 from firmware_bridge.mqtt.connection import BrokerSettings, MqttSession
 from firmware_bridge.mqtt.topics import TableTopics, client_id
 from firmware_bridge.wire.protocol import (
@@ -279,14 +280,7 @@ class MqttClock:
             return
         now = self.timeline.now_ms()
         if isinstance(msg, Heartbeat):
-            fault = self.device_time.sample(now, msg.device_ms)
-            if fault is not None:
-                log.warning(
-                    "clock %s: ignored a heartbeat's device time (%s by %d ms)",
-                    self.table.base,
-                    fault.kind,
-                    fault.by_ms,
-                )
+            sample_heartbeat(self.device_time, now, msg.device_ms, f"clock {self.table.base}", log)
             return
         if not isinstance(msg, Hello | Press | Pause | State):
             self.stats.unexpected += 1

@@ -45,6 +45,7 @@ from clock.device.interface import (
     TimesReported,
 )
 from clock.timeline import MonotonicTimeline, Timeline
+from firmware_bridge.host.heartbeat import sample_heartbeat
 from firmware_bridge.host.hexdump_file import HexDump
 from firmware_bridge.wire.link_layer import Link, LinkStats
 from firmware_bridge.wire.protocol import (
@@ -367,14 +368,7 @@ class SerialClock:
 
     def _heartbeat(self, conn: _Conn, now: int, device_ms: int) -> None:
         """A heartbeat's counter: a sample of the device's offset, unless it cannot be true."""
-        fault = conn.device_time.sample(now, device_ms)
-        if fault is not None:
-            log.warning(
-                "%s: ignored a heartbeat's device time (%s by %d ms)",
-                self.url,
-                fault.kind,
-                fault.by_ms,
-            )
+        sample_heartbeat(conn.device_time, now, device_ms, self.url, log)
 
     def _acker(self, conn: _Conn, seq: int) -> Callable[[], None]:
         """The ACK of ``seq``, to send once it is on disk (on the connection it came
