@@ -207,11 +207,18 @@ class VenueModel:
         out = []
         event = self.event
         for div in event.divisions.values():
+            # the round's tables by pairing, built once per division (one round asked)
+            tables: dict[int, dict[tuple[int, int], Assignment]] = {}
 
             def game_at(
-                rnd: int, pair: tuple[int, int], div: DivisionState = div
+                rnd: int,
+                pair: tuple[int, int],
+                div: DivisionState = div,
+                tables: dict[int, dict[tuple[int, int], Assignment]] = tables,
             ) -> TableGame | None:
-                return self._game_at(event, div, rnd, pair)
+                if rnd not in tables:
+                    tables[rnd] = _round_tables(event, div, rnd)
+                return self._game_at(tables[rnd].get(pair))
 
             now = round_standings(div, game_at)
             play = now.in_play
@@ -289,20 +296,13 @@ class VenueModel:
             return
         self._push({"type": "projector", "divisions": divisions})
 
-    def _game_at(
-        self, event: EventState, div: DivisionState, rnd: int, pair: tuple[int, int]
-    ) -> TableGame | None:
-        """The game of ``pair`` in round ``rnd`` as the table the round assigned it
-        reports it (a game over counts by its ruled result in the standings, signed
-        or not), if that table shows this game (:func:`assigned_game`): by table and
-        assignment, so a table naming another game's players moves nothing."""
-        try:
-            at = next(
-                a
-                for a in round_assignments(event, rnd)
-                if a.division == div.spec.name and a.seeds == pair
-            )
-        except (StopIteration, EngineError):
+    def _game_at(self, at: Assignment | None) -> TableGame | None:
+        """The game of the pairing the round assigned as ``at`` (None: no table) as
+        that table reports it (a game over counts by its ruled result in the
+        standings, signed or not), if the table shows this game
+        (:func:`assigned_game`): by table and assignment, so a table naming another
+        game's players moves nothing."""
+        if at is None:
             return None
         held = self.live.get(at.table_name)
         if held is None or held.live is None:
@@ -387,3 +387,14 @@ _TOPICS = ("live", "status", "state", "assignment")
 def table_topics(venue: str) -> list[str]:
     """The subscriptions of a venue page (the viewer's rights: docs/mqtt.md)."""
     return [every_table(venue, suffix) for suffix in _TOPICS]
+
+
+def _round_tables(
+    event: EventState, div: DivisionState, rnd: int
+) -> dict[tuple[int, int], Assignment]:
+    """Round ``rnd``'s tables in ``div`` by pairing (seeds), as
+    :func:`round_assignments` numbers them; none when the event cannot say."""
+    try:
+        return {a.seeds: a for a in round_assignments(event, rnd) if a.division == div.spec.name}
+    except EngineError:
+        return {}
