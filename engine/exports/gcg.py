@@ -438,8 +438,7 @@ def stand_ins(
             after = next((e for e in events[i + 1 :] if e.nick != ev.nick and e.rack), None)
             later = _tiles(after.rack) if after is not None else Counter[str]()
             free = tiles - board - _others(last_rack, ev.nick) - later
-            # The commonest tile left: a letter before the blank, alphabetical on ties.
-            stand_in = min(free, key=lambda t: (t == "?", -free[t], t), default="?")
+            stand_in = _commonest(free)
             what = "it" if unseen else "the tiles kept"
             marked = (
                 Pragma("note", f"rack not seen at the table: {stand_in} stands in for {what}"),
@@ -462,13 +461,19 @@ def _others(racks: dict[str, Counter[str]], nick: str) -> Counter[str]:
     return others
 
 
+def _commonest(pool: Counter[str]) -> str:
+    """The stand-in tile: the commonest in ``pool``, a letter before the blank,
+    alphabetical on ties (the blank when ``pool`` is empty)."""
+    return min(pool, key=lambda t: (t == "?", -pool[t], t), default="?")
+
+
 def _stand_in_exchange(ev: Event, count: int, free: Counter[str]) -> Event:
     """The counted exchange ``ev`` (a pass line) as an exchange of ``count`` stand-in
     tiles from ``free``, the commonest first (a letter before the blank)."""
     pool = Counter(free)
     chosen = Counter[str]()
     for _ in range(count):
-        tile = min(pool, key=lambda t: (t == "?", -pool[t], t), default="?")
+        tile = _commonest(pool)
         chosen[tile] += 1
         pool[tile] -= 1
         pool = +pool
