@@ -137,8 +137,6 @@ def run(games: int, seed: int, repeat: int, profile: bool) -> dict[str, Any]:
         f"fields); the check takes {raw_ratio:.0f}x that"
     )
     print(f"floor:             {FLOOR_GAMES_PER_S:,} complete games/s (goal {GOAL_GAMES_PER_S:,})")
-    verdict = "meets" if ratio >= 1 else "BELOW"
-    print(f"ratio to floor:    {ratio:.2f} ({verdict} the floor)")
     print(
         floor_line(
             "bench.gcg",
