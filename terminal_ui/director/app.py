@@ -52,7 +52,7 @@ from engine.errors import EngineError
 from engine.events import Event
 from terminal_ui.director.config import DirectorConfig
 from terminal_ui.director.event import EventDesk, game_identity, signed_result
-from terminal_ui.director.overview import COLUMNS, fit_overview, row_cells
+from terminal_ui.director.overview import COLUMNS, fit_overview
 from terminal_ui.director.rows import Row, snapshot_row, sort_rows
 from terminal_ui.director.rulings import RulingKind
 from terminal_ui.director.screens.event import EventScreen
@@ -69,7 +69,7 @@ from terminal_ui.shared.theme import HIGH_CONTRAST
 if TYPE_CHECKING:  # imported when used: offline, the console needs no MQTT
     from firmware_bridge.venue.director_link import DirectorLink
 
-__all__ = ["DirectorApp", "row_cells", "shown_url"]
+__all__ = ["DirectorApp", "shown_url"]
 
 
 def shown_url(url: str) -> str:

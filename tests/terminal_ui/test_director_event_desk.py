@@ -11,8 +11,8 @@ from clock.tournament.ledger import EventLedger
 from engine.events import ClockPressed, Event, GameStarted, Resigned, Signed, TilesPlaced
 from engine.rules.replay import replay, report
 from engine.tournament.records import Result
-from terminal_ui.director.app import row_cells
 from terminal_ui.director.event import EventDesk
+from terminal_ui.director.overview import row_cells
 from terminal_ui.director.rows import Row, summarize
 from tests.terminal_ui.test_event import new_event, rackclock, table_log
 

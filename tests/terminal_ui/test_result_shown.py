@@ -12,7 +12,7 @@ from engine.events import ClockPressed, Event, GameStarted, Resigned, TilesPlace
 from engine.rules.replay import replay, report
 from firmware_bridge.mqtt.topics import TableTopics
 from firmware_bridge.venue.page.model import VenueModel
-from terminal_ui.director.app import row_cells
+from terminal_ui.director.overview import row_cells
 from terminal_ui.director.rows import summarize
 
 # Ann Ames leads 32-0 and resigns: Ann Able wins by rule (the walk-through)
