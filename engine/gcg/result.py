@@ -5,7 +5,7 @@ overtime cutoff. Read here, for the writer and the checker alike."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.equipment.rack import is_subrack, parse_rack
 from engine.equipment.tiles import TileSet
@@ -93,15 +93,7 @@ def read_stated(record: GameRecord) -> StatedResult | None:
         if deducted or adjusted:
             raise EngineError(f"#{DEDUCTED_PRAGMA} or #{ADJUSTED_PRAGMA} without #{RESULT_PRAGMA}")
         return None
-    return StatedResult(
-        found.line,
-        found.reason,
-        found.scores,
-        found.winner,
-        found.spread,
-        tuple(deducted),
-        tuple(adjusted),
-    )
+    return replace(found, deducted=tuple(deducted), adjusted=tuple(adjusted))
 
 
 def stated_result(record: GameRecord) -> tuple[str, tuple[int, int], str, int] | None:
