@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import os
 import sys
@@ -81,7 +80,7 @@ class Archive:
         self._tasks: set[asyncio.Task[None]] = set()
         self._online: dict[TableTopics, bool | None] = {}
         self._written_seq: dict[TableTopics, object] = {}
-        self._dirty: dict[TableTopics, dict[str, object]] = {}
+        self._dirty: dict[TableTopics, tuple[bytes, int | None]] = {}
         self.flush_s = flush_s
         """Seconds between batched writes of the documents that changed."""
         self.writes = 0
@@ -121,12 +120,13 @@ class Archive:
             if snap.online is not None:
                 word = "online" if snap.online else "offline"
                 _say(self._out, f"table {topics.venue}/{topics.table}: {word}")
-        doc, live = snap.doc, snap.live
-        if doc is None or live is None or snap.removed:
+        raw, live = snap.raw, snap.live
+        if raw is None or live is None or snap.removed:
             return
         seq = live.seq
         if topics not in self._written_seq or self._written_seq[topics] != seq:
-            self._dirty[topics] = doc  # written with the next batch; a refresh writes nothing
+            # written with the next batch, as it came; a refresh writes nothing
+            self._dirty[topics] = (raw, seq)
         over = live.state.result is not None
         if over and seq != self._archived_seq.get(topics) and topics not in self._fetching:
             self._fetching.add(topics)
@@ -139,21 +139,21 @@ class Archive:
         if not self._dirty:
             return
         batch, self._dirty = self._dirty, {}
-        items = [(self.paths(t.venue, t.table)[0], doc) for t, doc in batch.items()]
+        items = [(self.paths(t.venue, t.table)[0], raw) for t, (raw, _) in batch.items()]
 
         def write() -> int:
             done = 0
-            for path, doc in items:
+            for path, raw in items:
                 try:
-                    _write_atomic(path, json.dumps(doc).encode())
+                    _write_atomic(path, raw)
                     done += 1
                 except OSError:
                     log.exception("cannot archive %s", path)
             return done
 
         self.writes += await asyncio.to_thread(write)
-        for t, doc in batch.items():
-            self._written_seq[t] = doc.get("seq")
+        for t, (_, seq) in batch.items():
+            self._written_seq[t] = seq
 
     async def _fetch(self, topics: TableTopics, seq: int | None) -> None:
         try:

@@ -36,7 +36,7 @@ import logging
 import time
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import aiomqtt
@@ -67,7 +67,6 @@ __all__ = ["DirectorError", "DirectorLink", "TableSnapshot", "reply_text"]
 log = logging.getLogger(__name__)
 
 _UNSAFE = str.maketrans({c: "_" for c in " /+#\t"})
-_as_received = msgspec.json.Decoder(dict[str, Any])
 
 
 class DirectorError(RuntimeError):
@@ -82,14 +81,26 @@ class TableSnapshot(HeldDocument):
 
     table: TableTopics
     """Which table."""
-    doc: dict[str, Any] | None = None
-    """The last good live document as it came (docs/mqtt.md, "Table state"; the hub's
-    archive keeps it so, keys a newer table adds included), set only once it read as
-    the typed :attr:`live`; None: none heard yet."""
+    raw: bytes | None = None
+    """The last good live document's payload as it came (docs/mqtt.md, "Table
+    state"; the hub's archive writes it unchanged, keys a newer table adds
+    included), set only once it read as the typed :attr:`live`; None: none heard yet."""
     online: bool | None = None
     """The table terminal's retained status; None: not heard."""
     updates: int = 0
     """States received."""
+    _decoded: tuple[bytes, dict[str, Any]] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
+
+    @property
+    def doc(self) -> dict[str, Any] | None:
+        """:attr:`raw` as JSON, decoded when first asked for (None: none heard yet)."""
+        if self.raw is None:
+            return None
+        if self._decoded is None or self._decoded[0] is not self.raw:
+            self._decoded = (self.raw, msgspec.json.decode(self.raw, type=dict[str, Any]))
+        return self._decoded[1]
 
 
 def reply_text(reply: DirectorReply) -> str:
@@ -215,7 +226,7 @@ class DirectorLink:
         if isinstance(got, BadDocument):
             self._bad(table, got)
         elif got is not None:
-            snap.doc = _as_received.decode(payload)
+            snap.raw = payload
             snap.updates += 1
         self._changed(table)
 

@@ -18,7 +18,7 @@ def snapshot(t: TableTopics, seq: int, score: int) -> TableSnapshot:
     doc = {"v": 1, "seq": seq, "state": {"scores": [score, 0], "result": None}}
     typed = read_live(json.dumps(doc).encode())
     assert not isinstance(typed, BadDocument)
-    return TableSnapshot(t, doc=doc, live=typed)
+    return TableSnapshot(t, raw=json.dumps(doc).encode(), live=typed)
 
 
 async def test_only_new_events_are_written_and_in_batches(tmp_path: Path) -> None:

@@ -69,6 +69,6 @@ def test_the_page_and_the_director_judge_staleness_alike() -> None:
         card = model.summary("t1")
         live = read_live(payload)
         assert not isinstance(live, BadDocument)
-        snap = TableSnapshot(T1, doc=doc, received_wall_ms=now, live=live)
+        snap = TableSnapshot(T1, raw=json.dumps(doc).encode(), received_wall_ms=now, live=live)
         assert (card["status"] == "stale", card["online"]) == (stale, not stale)
         assert snap.stale(now) is stale

@@ -24,7 +24,7 @@ def snapshot(doc: dict[str, object]) -> TableSnapshot:
     now = time.time_ns() // 1_000_000
     live = read_live(json.dumps(doc).encode())
     assert not isinstance(live, BadDocument)
-    return TableSnapshot(T1, doc=doc, received_wall_ms=now, live=live)
+    return TableSnapshot(T1, raw=json.dumps(doc).encode(), received_wall_ms=now, live=live)
 
 
 def test_a_document_without_clocks_or_rulings_makes_a_row() -> None:
