@@ -605,11 +605,13 @@ def _counted_exchange(ev: Event) -> Event:
     """An exchange of stand-in tiles (marked with both :data:`EXCHANGE_PRAGMA` and
     :data:`UNKNOWN_RACK_PRAGMA`), read back as the exchange the table only counted."""
     names = {pragma.name for pragma in ev.pragmas}
-    if EXCHANGE_PRAGMA in names and UNKNOWN_RACK_PRAGMA in names:
-        return dataclasses.replace(
-            _as_exchange(dataclasses.replace(ev, kind=EventKind.PASS)), rack="", exchanged=""
-        )
-    return ev
+    if EXCHANGE_PRAGMA not in names or UNKNOWN_RACK_PRAGMA not in names:
+        return ev
+    counts = (_count(p.value) for p in ev.pragmas if p.name == EXCHANGE_PRAGMA)
+    count = next((n for n in counts if n is not None), None)
+    if count is None:  # no count it can read: a pass, as _as_exchange reads one
+        return dataclasses.replace(ev, kind=EventKind.PASS, rack="", exchanged="")
+    return dataclasses.replace(ev, exchange_count=count, rack="", exchanged="")
 
 
 def _unknown_rack(ev: Event) -> Event:
