@@ -275,9 +275,9 @@ def to_gcg(state: GameState, *, title: str = "") -> GameRecord:
                 "note",
                 f"director: {names[line.player]} {line.score:+d}: {line.text} (not in the totals)",
             )
-            shown = [i for i in range(len(events)) if i not in unwritten]
-            if shown:
-                events[shown[-1]] = _with_pragmas(events[shown[-1]], (note,))
+            shown = next((i for i in reversed(range(len(events))) if i not in unwritten), None)
+            if shown is not None:
+                events[shown] = _with_pragmas(events[shown], (note,))
             else:
                 # A note before the first move is refused by strict readers: it waits
                 # for the first move, and says when it was made.
