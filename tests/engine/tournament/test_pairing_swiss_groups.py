@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 from functools import cache
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -58,7 +59,8 @@ def swiss_round(ev: EventState, rnd: int, rng: random.Random) -> list[str]:
     groups reaching one of them, cannot be paired on its own (within the limits;
     before the last two rounds, with no repeat); a repeat before the last two rounds
     only when neither its group alone
-    nor its group with its neighbour can be paired without one."""
+    nor its group with its neighbour can be paired without one while the rest of the
+    field can still be paired within the limits."""
     div = ev.division("A")
     met = div.meetings()
     previous = {frozenset(p) for p in div.pairings[rnd - 1].pairs} if rnd > 1 else set()
@@ -98,7 +100,13 @@ def swiss_round(ev: EventState, rnd: int, rng: random.Random) -> list[str]:
             # its neighbour: the group below, the bottom group's the one above
             j = low + 1 if low + 1 < len(groups) else low - 1
             near = [groups[low]] + ([groups[low] + groups[j]] if j >= 0 else [])
-            if any(pairable(g, repeats) for g in near):
+            # ... and the rest of the field can still be paired within the limits then
+            # (late in a small field, pairing a block fresh can leave the others no pairing)
+            field = [s for g in groups for s in g]
+            if any(
+                pairable(g, repeats) and pairable([s for s in field if s not in g], over)
+                for g in near
+            ):
                 faults.append(f"round {rnd}: {a}-{b} repeats though {near} need none")
     for a, b in paired.pairs:
         if b:
@@ -189,7 +197,12 @@ def test_a_group_that_cannot_pair_alone_takes_the_next_group() -> None:
     assert pair_swiss([[1, 2]], {1: 2, 2: 1}, lambda a, b: False) is None
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=25,
+    deadline=None,
+    derandomize=True,  # the same examples every run: an open case below stays one case
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(
     players=st.integers(5, 48),
     rounds=st.integers(3, 9),
@@ -205,5 +218,31 @@ def test_no_pairing_crosses_a_win_group_a_switch_inside_would_keep(
     for rnd in range(1, rounds + 1):
         if withdraw and rnd == 2:
             ev.apply(Withdrew("A", rng.randrange(1, players + 1), 2, "ill"))
+        faults += swiss_round(ev, rnd, rng)
+    assert faults == []
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="open: in a small field late in the event, pair_swiss repeats a game inside a "
+    "win group (round 6: 3-7) though the group with its neighbour pairs fresh and the rest "
+    "of the field within the limits (found by Hypothesis; the session note)",
+)
+def test_a_small_late_field_takes_the_next_group_rather_than_repeat() -> None:
+    ev = swiss(8, 8)
+    rng = random.Random(5)
+    faults = []
+    for rnd in range(1, 9):
+        faults += swiss_round(ev, rnd, rng)
+    assert faults == []
+
+
+def test_a_repeat_the_rest_of_the_field_forces_is_no_fault() -> None:
+    # 8 players, round 6: pairing 2, 7, 3, 1 with the next group fresh would leave the
+    # others no pairing within the limits, so 7-1 again is the rule's answer
+    ev = swiss(8, 8)
+    rng = random.Random(3)
+    faults = []
+    for rnd in range(1, 9):
         faults += swiss_round(ev, rnd, rng)
     assert faults == []
