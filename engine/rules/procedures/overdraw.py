@@ -1,8 +1,8 @@
 """Overdraws: too many tiles drawn, or found on a rack. The clock is neutralized
 until the tiles are back in the bag (NZASP 6.1.3.5), by the variant's procedure:
 the opponent picks n+1 of the player's tiles and returns n (NZASP 6.1.3.2), or
-n+2 (NSA); tiles found on a rack are chosen by the opponent from the rack shown
-(NZASP 6.1.3.4).
+n+2 (NSA); of tiles found on a rack, the opponent chooses from the rack turned to
+them (NZASP 6.1.3.4).
 """
 
 from __future__ import annotations
@@ -25,24 +25,25 @@ def overdraw(
 ) -> GameState:
     """``player`` holds ``extra`` tiles too many: the clock stops until they go back."""
     v = variant_of(state)
-    name = state.players[player]
+    # Who chooses is said here, once, by name; the cited rule (the variant's source)
+    # names no chooser: in the rule's own words "the player" is the one who finds the
+    # tiles (NZASP 6.1.3.4), beside a ruling where it is the one who has them.
+    name, other = state.players[player], state.players[1 - player]
+    tiles = f"{extra} tile{'s' if extra > 1 else ''}"
     if on_rack:
         param = "overdraw_on_rack_rule"
-        how = (
-            f"{name} shows the rack and the opponent chooses {extra} tile"
-            f"{'s' if extra > 1 else ''} to return to the bag"
-        )
+        how = f"{name} turns the rack to {other}, who chooses {tiles} to return to the bag"
     elif v.overdraw == "n_plus_1":
         param = "overdraw"
         how = (
-            f"the opponent picks {extra + 1} of {name}'s tiles, puts 1 back "
-            f"on the rack and returns {extra} to the bag"
+            f"{other} picks {extra + 1} of {name}'s tiles, puts 1 back on "
+            f"{name}'s rack and returns {extra} to the bag"
         )
     else:
         param = "overdraw"
         how = (
-            f"the opponent picks {extra + 2} of {name}'s tiles, looks, "
-            f"returns {extra} to the bag and the rest to the rack"
+            f"{other} picks {extra + 2} of {name}'s tiles, looks, returns {extra} "
+            f"to the bag and the rest to {name}'s rack"
         )
     resume = state.phase if state.phase is not Phase.OVERDRAW else state.resume_phase
     return replace(
@@ -56,7 +57,7 @@ def overdraw(
             state,
             t,
             param,
-            f"{name} overdrew by {extra}: {how}; clock neutralized meanwhile",
+            f"{name} has {tiles} too many: {how}; clock neutralized meanwhile",
         ),
     )
 
