@@ -1,0 +1,17 @@
+"""The Raspberry Pi clock's hardware layer (docs/pi-clock.md): what a Pi with arcade
+buttons, LEDs, a buzzer and two small displays adds to the clock firmware.
+
+- :mod:`~firmware_bridge.pi.wiring`: which GPIO does what, from ``wiring.toml`` and a
+  user's file;
+- :mod:`~firmware_bridge.pi.buttons`: the two player buttons and the pause button,
+  debounced, with a long hold of pause to halt the Pi;
+- :mod:`~firmware_bridge.pi.lights`: the running side's LED and the buzzer;
+- :mod:`~firmware_bridge.pi.panel`: the two displays (SSD1306/SH1106 OLEDs or MAX7219
+  seven-segment modules);
+- :mod:`~firmware_bridge.pi.face`: what the clock shows, as lights and panel read it.
+
+Everything here needs the ``pi`` extra (gpiozero, luma). Nothing outside this package
+imports it when a command starts, so a laptop without the extra runs every other
+command. The pins and displays come in from outside (a gpiozero pin factory, a luma
+device factory): tests pass gpiozero's MockFactory and luma's dummy device.
+"""

@@ -1,0 +1,329 @@
+"""The Pi clock's two displays, one per side, drawn from what the clock shows.
+
+Two kinds (``display`` in the wiring):
+
+- **OLED** (SSD1306 or SH1106, 128x64, I2C; :func:`render_oled`): the side's time
+  large in the middle (M:SS, overtime -M:SS), drawn a character at a time at fixed
+  advances so the digits stand still as they change; a top bar, lit (white, the
+  words black) on the running side: the mark; in it "paused" when both clocks are
+  stopped and the link state, "no table" or "table ok", always (so at power-up
+  too); under the time, the TEXT line (HOLD, CHALLENGE, a penalty, a result) in
+  small letters, cut to the width.
+- **MAX7219** (two 8-digit seven-segment modules on one SPI chain;
+  :func:`segment_text`, :func:`render_segments`): per side a mark digit (three bars
+  on the running side) and the time with the decimal point as the colon
+  (``25.00``, ``-1.05``). Eight digits cannot hold a time and a word, so the TEXT
+  and the link state are pages that take over both modules (16 digits, the left
+  module first): :data:`PAGE_MS` each when they change, then the times for
+  :data:`TIMES_MS`, then the pages again while they stand. A link that comes up
+  shows "table ok" for one page.
+
+:class:`Panel` holds the luma devices: :meth:`Panel.open` makes them from the wiring
+(``device_factory`` given: :func:`dummy_devices`, luma's dummy device, for tests and
+docs/images/pi-clock/). :func:`segment_picture` draws the MAX7219's digits as a
+picture of the modules, for the docs.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from PIL import Image, ImageDraw, ImageFont
+
+from engine.clocktext import clock_text
+from firmware_bridge.pi.face import ClockFace, running_side
+from firmware_bridge.pi.wiring import Wiring
+
+__all__ = [
+    "MARK",
+    "OLED_SIZE",
+    "PAGE_MS",
+    "SEGMENT_BITS",
+    "SMALL_FONT",
+    "TIMES_MS",
+    "TIME_FONT",
+    "TIME_Y",
+    "DeviceFactory",
+    "Panel",
+    "dummy_devices",
+    "hardware_devices",
+    "link_state",
+    "render_oled",
+    "render_segments",
+    "segment_bytes",
+    "segment_picture",
+    "segment_text",
+]
+
+OLED_SIZE = (128, 64)
+TIME_FONT: ImageFont.FreeTypeFont | ImageFont.ImageFont = ImageFont.load_default(size=32)
+"""The OLED's time: Pillow's own font (Aileron), the same on every machine with this Pillow."""
+SMALL_FONT = ImageFont.load_default(size=11)
+"""The OLED's top bar and TEXT line."""
+TIME_Y = 9
+"""Where the time is drawn from (its glyphs' ink starts lower)."""
+_BAR_H = 14
+_TEXT_Y = 50
+
+PAGE_MS = 2000
+"""MAX7219: how long each page of TEXT or link state shows."""
+TIMES_MS = 4000
+"""MAX7219: how long the times show between the pages while a TEXT stands."""
+MARK = "*"
+"""MAX7219: the running side's mark digit (luma maps ``*`` to the top, middle and
+bottom bars)."""
+_DIGITS = 8  # per module
+
+DeviceFactory = Callable[[Wiring], Sequence[Any]]
+"""Makes the luma devices for a wiring: two OLEDs (left, right), one MAX7219 chain, or none."""
+
+
+def link_state(face: ClockFace) -> str:
+    """What the display says of the link: ``no table`` or ``table ok``."""
+    return "table ok" if face.host_online else "no table"
+
+
+def _time(face: ClockFace, side: int) -> str:
+    return clock_text(face.remaining_ms[side])
+
+
+# --- OLED ----------------------------------------------------------------------------
+
+
+def _advance(char: str) -> int:
+    return round(TIME_FONT.getlength(char))
+
+
+def _draw_cells(draw: ImageDraw.ImageDraw, x: int, y: int, text: str, fill: int) -> None:
+    # one character at a time at whole-pixel advances: the same glyph is the same
+    # pixels wherever it stands (and a test can read them back)
+    for char in text:
+        draw.text((x, y), char, font=TIME_FONT, fill=fill)
+        x += _advance(char)
+
+
+def _fit(text: str, width: int) -> str:
+    while text and SMALL_FONT.getlength(text) > width:
+        text = text[:-1]
+    return text
+
+
+def render_oled(face: ClockFace, side: int) -> Image.Image:
+    """What ``side``'s OLED shows (128x64, one bit per pixel)."""
+    width = OLED_SIZE[0]
+    image = Image.new("1", OLED_SIZE, 0)
+    draw = ImageDraw.Draw(image)
+    marked = running_side(face) == side
+    ink = 0 if marked else 1
+    if marked:
+        draw.rectangle((0, 0, width - 1, _BAR_H - 1), fill=1)
+    link = link_state(face)
+    draw.text((width - 2 - SMALL_FONT.getlength(link), 0), link, font=SMALL_FONT, fill=ink)
+    if face.paused:
+        draw.text((2, 0), "paused", font=SMALL_FONT, fill=ink)
+    shown = _time(face, side)
+    span = sum(_advance(c) for c in shown)
+    _draw_cells(draw, (width - span) // 2, TIME_Y, shown, 1)
+    text = _fit(face.text, width - 4)
+    if text:
+        x = (width - SMALL_FONT.getlength(text)) // 2
+        draw.text((x, _TEXT_Y), text, font=SMALL_FONT, fill=1)
+    return image
+
+
+# --- MAX7219 -------------------------------------------------------------------------
+
+
+def _digits(text: str) -> int:
+    """How many digits ``text`` takes: a point rides on the digit before it."""
+    return len(segment_bytes(text))
+
+
+def _pad(text: str, digits: int) -> str:
+    """``text`` cut or filled with blanks on the right to exactly ``digits`` digits."""
+    while _digits(text) > digits:
+        text = text[:-1]
+    return text + " " * (digits - _digits(text))
+
+
+def _pages(face: ClockFace) -> list[str]:
+    words = [face.text[i : i + 2 * _DIGITS] for i in range(0, len(face.text), 2 * _DIGITS)]
+    if not face.host_online:
+        words.append("no tAbLE")
+    return words
+
+
+def segment_text(face: ClockFace, page: str | None = None) -> str:
+    """Both modules' characters (16 digits, left module first) for luma's segment mapper.
+
+    ``page``: a page of TEXT shown over both modules instead of the times.
+    """
+    if page is not None:
+        return _pad(page, 2 * _DIGITS)
+    running = running_side(face)
+    sides = []
+    for side in (0, 1):
+        shown = _time(face, side).replace(":", ".")
+        mark = MARK if side == running else " "
+        sides.append(mark + " " * (_DIGITS - 1 - _digits(shown)) + shown)
+    return "".join(sides)
+
+
+def segment_bytes(text: str) -> bytes:
+    """The segment bits of each digit (bit 7 the point, 6..0 segments a..g), as luma maps them."""
+    from luma.led_matrix.segment_mapper import dot_muncher
+
+    return bytes(dot_muncher(text, notfound=" "))
+
+
+SEGMENT_BITS = (16, 8)
+"""The MAX7219 chain's image: a column per digit, a row per segment bit."""
+
+
+def render_segments(text: str) -> Image.Image:
+    """The chain's image for 16 digits of ``text``, as luma's ``sevensegment`` lays it
+    out: the last digit is column 0, bit n of a digit is row n."""
+    image = Image.new("1", SEGMENT_BITS, 0)
+    for x, byte in enumerate(reversed(segment_bytes(text))):
+        for y in range(8):
+            if byte >> y & 1:
+                image.putpixel((x, y), 1)
+    return image
+
+
+_SEGMENTS = {  # bit: the segment's bar in a 20x34 digit cell
+    6: (4, 0, 16, 3),  # a
+    5: (16, 2, 19, 16),  # b
+    4: (16, 18, 19, 32),  # c
+    3: (4, 31, 16, 34),  # d
+    2: (1, 18, 4, 32),  # e
+    1: (1, 2, 4, 16),  # f
+    0: (4, 15, 16, 18),  # g
+}
+
+
+def segment_picture(image: Image.Image) -> Image.Image:
+    """A picture of the two modules showing the chain's ``image`` (for the docs)."""
+    cell, gap, pad = 26, 24, 10
+    width = 2 * (_DIGITS * cell) + gap + 2 * pad
+    picture = Image.new("RGB", (width, 34 + 2 * pad), (20, 20, 20))
+    draw = ImageDraw.Draw(picture)
+    columns = SEGMENT_BITS[0]
+    for index in range(columns):
+        x = columns - 1 - index
+        byte = sum(1 << y for y in range(8) if image.getpixel((x, y)))
+        left = pad + index * cell + (gap if index >= _DIGITS else 0)
+        for bit, (x0, y0, x1, y1) in _SEGMENTS.items():
+            lit = byte >> bit & 1
+            colour = (255, 40, 30) if lit else (55, 25, 25)
+            draw.rectangle((left + x0, pad + y0, left + x1, pad + y1), fill=colour)
+        dot = (255, 40, 30) if byte & 0x80 else (55, 25, 25)
+        draw.rectangle((left + 21, pad + 31, left + 24, pad + 34), fill=dot)
+    return picture
+
+
+# --- the devices ---------------------------------------------------------------------
+
+
+def hardware_devices(wiring: Wiring) -> list[Any]:
+    """The real displays: two OLEDs on I2C, or the MAX7219 chain on SPI."""
+    if wiring.display in ("oled", "sh1106"):
+        from luma.core.interface.serial import i2c
+        from luma.oled.device import sh1106, ssd1306
+
+        make = ssd1306 if wiring.display == "oled" else sh1106
+        bus = wiring.oled.bus
+        return [make(i2c(port=bus, address=a)) for a in (wiring.oled.left, wiring.oled.right)]
+    if wiring.display == "max7219":
+        from luma.core.interface.serial import noop, spi
+        from luma.led_matrix.device import max7219
+
+        # noop: without it luma's spi claims GPIO24 and 25 (its DC and RESET) for
+        # itself, which are the right LED and the buzzer here
+        port = spi(port=wiring.max7219.port, device=wiring.max7219.device, gpio=noop())
+        return [max7219(port, cascaded=2)]
+    return []
+
+
+def dummy_devices(wiring: Wiring) -> list[Any]:
+    """luma's dummy devices in the shapes of :func:`hardware_devices`: they keep the
+    image they were given (``device.image``)."""
+    from luma.core.device import dummy
+
+    if wiring.display in ("oled", "sh1106"):
+        return [dummy(*OLED_SIZE, mode="1") for _ in (0, 1)]
+    if wiring.display == "max7219":
+        return [dummy(*SEGMENT_BITS, mode="1")]
+    return []
+
+
+def _monotonic_ms() -> int:
+    return time.monotonic_ns() // 1_000_000
+
+
+class Panel:
+    """The two displays of one clock."""
+
+    def __init__(self, kind: str, devices: Sequence[Any], now_ms: Callable[[], int]) -> None:
+        self.kind = kind
+        """``oled``, ``sh1106``, ``max7219`` or ``none``."""
+        self.devices = list(devices)
+        """The luma devices: two OLEDs (left, right), one MAX7219 chain, or none."""
+        self._now = now_ms
+        self._pages: list[str] = []
+        self._pages_since = 0
+        self._online: bool | None = None
+        self._greeting_until: int | None = None
+
+    @classmethod
+    def open(
+        cls,
+        wiring: Wiring,
+        device_factory: DeviceFactory | None = None,
+        *,
+        now_ms: Callable[[], int] | None = None,
+    ) -> Panel:
+        """The displays the wiring names (``device_factory``: :func:`dummy_devices`
+        in tests; by default the hardware). ``now_ms``: the clock the MAX7219's pages
+        run on (by default the monotonic clock)."""
+        make = device_factory or hardware_devices
+        return cls(wiring.display, make(wiring), now_ms or _monotonic_ms)
+
+    def show(self, face: ClockFace) -> None:
+        """Draw ``face`` on the displays (call it on every change and every refresh)."""
+        if self.kind in ("oled", "sh1106"):
+            for side, device in enumerate(self.devices):
+                device.display(render_oled(face, side))
+        elif self.kind == "max7219":
+            (device,) = self.devices
+            device.display(render_segments(segment_text(face, self._page(face))))
+
+    def _page(self, face: ClockFace) -> str | None:
+        """The MAX7219's page of words now, None when it shows the times."""
+        now = self._now()
+        if self._online is False and face.host_online:
+            self._greeting_until = now + PAGE_MS
+        self._online = face.host_online
+        if self._greeting_until is not None:
+            if now < self._greeting_until:
+                return "tAbLE  ok"
+            self._greeting_until = None
+        pages = _pages(face)
+        if pages != self._pages:
+            self._pages, self._pages_since = pages, now
+        if not pages:
+            return None
+        at = (now - self._pages_since) % (len(pages) * PAGE_MS + TIMES_MS)
+        index = at // PAGE_MS
+        return pages[index] if index < len(pages) else None
+
+    def images(self) -> list[Image.Image]:
+        """What each dummy device shows (left, right; or the one MAX7219 chain)."""
+        return [device.image for device in self.devices]
+
+    def close(self) -> None:
+        """Blank the displays and let them go."""
+        for device in self.devices:
+            device.cleanup()
