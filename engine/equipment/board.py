@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+
+import msgspec
 
 from engine.equipment.layout import Layout, load_layout
 
@@ -18,10 +19,12 @@ EMPTY = " "
 """The cell value of an empty square."""
 
 
-@dataclass(frozen=True, slots=True)
-class Board:
+class Board(msgspec.Struct, frozen=True):
     """Tiles on a layout. ``cells[i]`` is ``EMPTY``, an upper-case letter, or a
     lower-case letter for a blank named as that letter."""
+
+    # A msgspec record, not a frozen dataclass: a new board is built at every play of
+    # every replay, and a frozen dataclass's constructor costs five times as much.
 
     layout: Layout
     """Premium squares and size."""

@@ -52,6 +52,8 @@ import unicodedata
 from collections import Counter
 from collections.abc import Set
 
+import msgspec
+
 from engine.clocktext import clock_text
 from engine.equipment.board import Board
 from engine.equipment.rack import rack_string
@@ -138,7 +140,7 @@ def _event(line: Turn, nick: str, total: int) -> Event | None:
         pragmas: tuple[Pragma, ...] = ()
         if "?" in move.tiles:
             # GCG has no blank without a letter; the score does not depend on it.
-            move = dataclasses.replace(move, tiles=move.tiles.replace("?", "a"))
+            move = msgspec.structs.replace(move, tiles=move.tiles.replace("?", "a"))
             pragmas = (Pragma("note", "a blank was not named at the table; written as 'a'"),)
         return Event(
             EventKind.PLACEMENT, nick, "", line.score, total, move=move, annotation=note,

@@ -9,8 +9,10 @@ named as that letter.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
+
+import msgspec
 
 from engine.errors import NotationError
 
@@ -70,18 +72,28 @@ def parse_position(text: str) -> Position:
     return Position(row - 1, ord(col.upper()) - ord("A"), across)
 
 
-@dataclass(frozen=True, slots=True)
-class Move:
+class Move(msgspec.Struct, frozen=True):
     """A tile placement as GCG writes it: a position and the tiles of the main word."""
+
+    # A msgspec record, not a frozen dataclass: one is built for every play read, checked
+    # or replayed, and a frozen dataclass's constructor costs five times as much.
 
     position: Position
     """Start square and direction."""
     tiles: str
     """Letters of the main word: ``.`` for a tile on the board, lower case for a blank."""
-    named: tuple[tuple[int, str], ...] = field(default=(), compare=False)
+    named: tuple[tuple[int, str], ...] = ()
     """The letters written in parentheses for tiles on the board, as ``(offset in
     tiles, letter)``: the board must hold that letter there (``JOE(Y)``). Not part of
-    the move's identity: ``JOE(Y)`` and ``JOE.`` are the same play."""
+    the move's identity (equality and hash): ``JOE(Y)`` and ``JOE.`` are the same play."""
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Move):
+            return NotImplemented
+        return self.position == other.position and self.tiles == other.tiles
+
+    def __hash__(self) -> int:
+        return hash((self.position, self.tiles))
 
     def gcg(self) -> str:
         """The GCG form, e.g. ``8D WINDY``."""

@@ -15,7 +15,8 @@ rack earns the tile set's bingo bonus (50 for English).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+
+import msgspec
 
 from engine.equipment.board import EMPTY, Board
 from engine.equipment.tiles import TileSet
@@ -39,9 +40,11 @@ from engine.play.notation import Move, Position
 __all__ = ["Placement", "move_from_squares", "place", "square_name"]
 
 
-@dataclass(frozen=True, slots=True)
-class Placement:
+class Placement(msgspec.Struct, frozen=True):
     """A legal play on a given board, with its words and score."""
+
+    # A msgspec record, not a frozen dataclass: one is built for every play checked or
+    # replayed, and a frozen dataclass's constructor costs ten times as much.
 
     move: Move
     """The play in GCG notation, ``.`` for every tile played through."""

@@ -97,10 +97,12 @@ def check_authority(state: GameState, event: Event) -> None:
         if actor in ("device", "service"):
             raise Refusal(f"{who} cannot start a game", LOG_RULE)
         return
-    director_rule = rule(state, "director_rule")
     if isinstance(event, _DIRECTOR_ONLY) or (isinstance(event, Resumed) and event.director):
         if actor != "director":
-            raise Refusal(f"{who} cannot make a {what}: it is the director's ruling", director_rule)
+            raise Refusal(
+                f"{who} cannot make a {what}: it is the director's ruling",
+                rule(state, "director_rule"),
+            )
         return
     if actor == "device" and not isinstance(event, _DEVICE_MAY):
         raise Refusal(f"a clock device cannot make a {what}", rule(state, "turn_rule"))
@@ -108,7 +110,7 @@ def check_authority(state: GameState, event: Event) -> None:
         raise Refusal(
             f"the director stopped the clock ({state.clock.neutral}): only the director "
             "restarts it",
-            director_rule,
+            rule(state, "director_rule"),
         )
     last = state.last
     if (
@@ -120,7 +122,7 @@ def check_authority(state: GameState, event: Event) -> None:
         raise Refusal(
             f"the director settled the score of {last.move or 'the last play'} at {last.score}: "
             "the ruling stands",
-            director_rule,
+            rule(state, "director_rule"),
         )
     if actor in ("player0", "player1") and not isinstance(event, _ANY_SEAT):
         seat = int(actor[-1])

@@ -75,6 +75,19 @@ def test_parse_move_two_arguments() -> None:
     assert parse_move("d8", "wINDY") == Move(Position(7, 3, False), "wINDY")
 
 
+def test_a_tile_named_in_parentheses_is_not_part_of_the_move() -> None:
+    """``JOE(Y)`` and ``JOE.`` are one play: equal and hashed alike (a set of moves, a
+    dict keyed by move), though each keeps how it was written."""
+    named, dotted = parse_move("H4 JOE(Y)"), parse_move("H4 JOE.")
+    assert named.named == ((3, "Y"),)
+    assert named == dotted
+    assert hash(named) == hash(dotted)
+    assert len({named, dotted}) == 1
+    assert named.written() == "H4 JOE(Y)"
+    assert named != parse_move("H4 JOEY")
+    assert named != parse_move("4H JOE.")
+
+
 def test_move_format() -> None:
     move = Move(Position(7, 3, True), "WINdY")
     assert move.gcg() == "8D WINdY"
