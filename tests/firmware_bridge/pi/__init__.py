@@ -1,0 +1,1 @@
+"""The Pi clock, on gpiozero's mock pins and luma's dummy displays."""

@@ -1,0 +1,212 @@
+"""The Pi clock put together (:class:`firmware_bridge.pi.box.PiClock`), on fake time.
+
+The Pi's pins and displays cannot run here: the buttons, LEDs and buzzer are on
+gpiozero's MockFactory pins and the displays are luma's dummy devices (the only
+mocks). Everything else is real: the clock firmware, its press rule, its messages
+(caught from its transport sink), the panel's drawing. The images are compared with
+:func:`firmware_bridge.pi.panel.render_oled` of the face the clock should show, so a
+wrong time, a missing mark or a missing text line fails. The serial link to a real
+table is tests/system/test_pi_clock.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import subprocess
+from collections.abc import AsyncIterator
+
+from gpiozero.pins.mock import MockFactory
+
+from firmware_bridge.device.firmware import Display
+from firmware_bridge.pi.box import POWER_OFF, POWER_OFF_FAILED, PiClock
+from firmware_bridge.pi.buttons import HALT_MS
+from firmware_bridge.pi.panel import dummy_devices, render_oled
+from firmware_bridge.pi.wiring import load_wiring
+from firmware_bridge.wire.protocol import Beep, Message, Pause, Press, Set, Text
+from tests.helpers import wait_for
+
+
+class FakeTime:
+    """The clock's milliseconds, stepped by the test."""
+
+    def __init__(self) -> None:
+        self.ms = 1_000
+
+    def __call__(self) -> int:
+        return self.ms
+
+
+class Rig:
+    """A PiClock on mock pins and dummy displays, its messages caught, running on a
+    link that never ends (the test drives the firmware's host side itself)."""
+
+    def __init__(self, halt_error: Exception | None = None) -> None:
+        self.time = FakeTime()
+        self.pins = MockFactory()
+        self.halted = 0
+        self.halt_error = halt_error
+        self.clock = PiClock(
+            load_wiring(),
+            pin_factory=self.pins,
+            device_factory=dummy_devices,
+            initial_ms=60_000,
+            clock=self.time,
+            halt=self.halt,
+        )
+        self.sent: list[Message] = []
+        self.clock.fw.emit = self.sent.append
+
+    def halt(self) -> None:
+        self.halted += 1
+        if self.halt_error is not None:
+            raise self.halt_error
+
+    async def push(self, gpio: int, *, hold_ms: int = 100) -> None:
+        """Press and release the button on ``gpio`` (one clean press), and let the loop
+        take it."""
+        pin = self.pins.pin(gpio)
+        pin.drive_low()
+        await turn()
+        self.time.ms += hold_ms
+        pin.drive_high()
+        await turn()
+        self.time.ms += 100
+
+    def shows(self, face: Display) -> bool:
+        """Whether both OLEDs show exactly ``face``."""
+        images = self.clock.panel.images()
+        return all(images[s].tobytes() == render_oled(face, s).tobytes() for s in (0, 1))
+
+
+async def turn() -> None:
+    """Let what the pins handed to the loop run (no sleeping)."""
+    for _ in range(5):
+        await asyncio.sleep(0)
+
+
+@contextlib.asynccontextmanager
+async def running(rig: Rig) -> AsyncIterator[Rig]:
+    task = asyncio.create_task(rig.clock.run(asyncio.Event().wait()))
+    await turn()
+    try:
+        yield rig
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        rig.clock.close()
+
+
+LEFT, RIGHT, PAUSE = 17, 27, 22
+"""The default wiring's buttons (GPIO numbers)."""
+
+
+async def test_at_power_up_the_panel_shows_the_time_and_no_table() -> None:
+    async with running(Rig()) as rig:
+        assert not rig.clock.fw.host_online
+        expected = Display((60_000, 60_000), None, True, "", 0, False)
+        assert rig.shows(expected)
+        assert not rig.shows(Display((60_000, 60_000), None, True, "", 0, True))
+        assert rig.clock.lights.lit == (False, False)
+
+
+async def test_a_button_on_a_pin_presses_the_firmware_on_the_loop() -> None:
+    async with running(Rig()) as rig:
+        await rig.push(LEFT)
+        # side 0 ended their turn: side 1 runs, its LED lit, and a PRESS went out
+        assert [type(m) for m in rig.sent] == [Press]
+        assert isinstance(rig.sent[0], Press)
+        assert rig.sent[0].side == 0
+        assert rig.clock.fw.running == 1
+        assert rig.clock.lights.lit == (False, True)
+        rig.time.ms += 5_000
+        rig.clock.refresh()
+        assert rig.clock.fw.remaining(1) == 60_000 - 5_200
+        assert rig.shows(Display((60_000, 54_800), 1, False, "", 0, False))
+
+
+async def test_a_bounce_is_not_a_second_press() -> None:
+    async with running(Rig()) as rig:
+        pin = rig.pins.pin(LEFT)
+        pin.drive_low()
+        for _ in range(3):  # the contacts chatter for a few milliseconds
+            rig.time.ms += 4
+            pin.drive_high()
+            rig.time.ms += 4
+            pin.drive_low()
+        await turn()
+        rig.time.ms += 200
+        pin.drive_high()
+        await turn()
+        assert [type(m) for m in rig.sent] == [Press]
+        rig.time.ms += 1_000
+        await rig.push(LEFT)  # a real second press, well after: the clock refuses
+        # it (side 1 runs), as a chess clock does; the PRESS goes to the table anyway
+        assert len(rig.sent) == 2
+        assert rig.clock.fw.running == 1
+
+
+async def test_a_press_on_the_side_not_running_does_not_switch() -> None:
+    async with running(Rig()) as rig:
+        await rig.push(RIGHT)  # side 1 ends: side 0 runs
+        assert rig.clock.fw.running == 0
+        await rig.push(RIGHT)
+        assert rig.clock.fw.running == 0
+        assert rig.clock.lights.lit == (True, False)
+        await rig.push(LEFT)
+        assert rig.clock.fw.running == 1
+
+
+async def test_text_and_beep_from_the_table_reach_the_panel_and_the_buzzer() -> None:
+    async with running(Rig()) as rig:
+        fw = rig.clock.fw
+        fw.handle(Set(1, (42_000, 30_000), 0, False))
+        fw.handle(Text(2, "CHALLENGE"))
+        assert rig.shows(Display((42_000, 30_000), 0, False, "CHALLENGE", 0, False))
+        assert not rig.clock.lights.sounding
+        fw.handle(Beep(3, 200))
+        assert rig.clock.lights.sounding
+        rig.time.ms += 250
+        rig.clock.refresh()
+        assert not rig.clock.lights.sounding
+
+
+async def test_holding_pause_pauses_at_once_then_halts() -> None:
+    async with running(Rig()) as rig:
+        await rig.push(LEFT)
+        pin = rig.pins.pin(PAUSE)
+        pin.drive_low()
+        await turn()
+        assert isinstance(rig.sent[-1], Pause)
+        assert rig.clock.fw.paused
+        rig.time.ms += HALT_MS - 1
+        rig.clock.refresh()
+        await turn()
+        assert rig.halted == 0
+        rig.time.ms += 1
+        rig.clock.refresh()
+        await wait_for(lambda: rig.halted == 1, "the halt action")
+        assert rig.clock.face().text == POWER_OFF
+        rig.time.ms += 5_000
+        rig.clock.refresh()  # still held: one halt per hold
+        await turn()
+        assert rig.halted == 1
+        pin.drive_high()
+        await turn()
+        assert [type(m) for m in rig.sent] == [Press, Pause]
+
+
+async def test_a_halt_that_fails_says_so_and_the_clock_goes_on() -> None:
+    rig = Rig(halt_error=subprocess.CalledProcessError(1, ["systemctl", "poweroff"]))
+    async with running(rig):
+        pin = rig.pins.pin(PAUSE)
+        pin.drive_low()
+        await turn()
+        rig.time.ms += HALT_MS
+        rig.clock.refresh()
+        await wait_for(lambda: rig.clock.face().text == POWER_OFF_FAILED, "POWER OFF FAILED")
+        pin.drive_high()
+        await turn()
+        await rig.push(RIGHT)
+        assert rig.clock.fw.running == 0
