@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-__all__ = ["register", "run"]
+__all__ = ["command_lines", "parse_command", "register", "run"]
 
 QUIT_FLUSH_S = 0.3
 """How long to let the last messages reach the host before quitting."""
@@ -92,8 +92,9 @@ def parse_command(line: str) -> tuple[str, int] | None:
 # --- the program -----------------------------------------------------------------------
 
 
-def _input(fd: int, single_keys: bool) -> asyncio.Queue[str | None]:
-    """Commands from ``fd``: one per line, or one per character with ``single_keys``.
+def command_lines(fd: int, single_keys: bool) -> asyncio.Queue[str | None]:
+    """Commands from ``fd``: one per line, or one per character with ``single_keys``; None
+    at the end (also the mock buttons of ``rackclock pi-clock --mock-pins``).
 
     Read with the event loop (no thread that could outlive a ``quit``); a regular
     file, which the loop cannot watch, is read at once.
@@ -240,10 +241,10 @@ async def emulate(
         if os.isatty(stdin_fd):
             saved = termios.tcgetattr(stdin_fd)
             tty.setcbreak(stdin_fd)
-        queue = _input(stdin_fd, single_keys=True)
+        queue = command_lines(stdin_fd, single_keys=True)
     else:
         stdin_fd = sys.stdin.fileno()
-        queue = _input(stdin_fd, single_keys=False)
+        queue = command_lines(stdin_fd, single_keys=False)
 
     show(fw.display())
     device = asyncio.ensure_future(runner)
