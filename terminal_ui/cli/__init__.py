@@ -24,6 +24,7 @@ from terminal_ui.cli import (
     gateway,
     gcg,
     log,
+    pi_clock,
     replay,
     scorekeeper,
     serve,
@@ -53,6 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     table.register(sub)
     scorekeeper.register(sub)
     emulate.register(sub)
+    pi_clock.register(sub)
     gateway.register(sub)
     director.register(sub)
     venue.register(sub)
