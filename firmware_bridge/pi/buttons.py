@@ -6,13 +6,13 @@ integer milliseconds in): a press counts when the line was quiet for
 ``bounce_ms`` before it, so the flips of one press are one press, and the press
 counts at its first edge (a clock must switch at once, not after the bounce).
 
-:class:`Buttons` attaches gpiozero Buttons to the wired GPIOs (each button between
-its GPIO and ground, internal pull-up; gpiozero's own ``bounce_time`` is off, as
-it runs on the wall clock) and calls ``on_side(side)``, ``on_pause()`` and, when
-pause is held down ``halt_ms``, ``on_halt()`` once. Pause still pauses at its
-press: the hold is noticed by :meth:`Buttons.poll` (call it from the refresh loop,
-every 100 ms or so), which reads ``now_ms`` rather than a timer thread, so tests
-step a fake clock. On a Pi the callbacks run on gpiozero's pin thread.
+:class:`Buttons` attaches gpiozero inputs to the wired GPIOs (each button between
+its GPIO and ground, internal pull-up, so down is low; gpiozero's own
+``bounce_time`` is off, as it runs on the wall clock) and calls ``on_side(side)``,
+``on_pause()`` and, when pause is held down ``halt_ms``, ``on_halt()`` once. Pause
+still pauses at its press: the hold is noticed by :meth:`Buttons.poll` (call it
+from the refresh loop, every 100 ms or so), which reads ``now_ms`` rather than a
+timer thread, so tests step a fake clock. On a Pi the callbacks run on gpiozero's pin thread.
 """
 
 from __future__ import annotations
@@ -79,7 +79,9 @@ class Buttons:
         halt_ms: int = HALT_MS,
     ) -> None:
         """``pin_factory``: gpiozero's pin factory (its MockFactory in tests)."""
-        from gpiozero import Button  # the pi extra: only a Pi clock imports it
+        # the pi extra: only a Pi clock imports it. A plain input, not gpiozero's
+        # Button: its hold thread runs on the wall clock and is not used here
+        from gpiozero import DigitalInputDevice
 
         self._now = now_ms
         self._on_side = on_side
@@ -93,12 +95,12 @@ class Buttons:
         self.debouncers = (Debouncer(bounce_ms), Debouncer(bounce_ms), Debouncer(bounce_ms))
         """Left, right, pause."""
         self._buttons = [
-            Button(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
+            DigitalInputDevice(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
             for pin in (pins.left, pins.right, pins.pause)
         ]
         for index, button in enumerate(self._buttons):
-            button.when_pressed = self._edge_handler(index, pressed=True)
-            button.when_released = self._edge_handler(index, pressed=False)
+            button.when_activated = self._edge_handler(index, pressed=True)
+            button.when_deactivated = self._edge_handler(index, pressed=False)
 
     def _edge_handler(self, index: int, *, pressed: bool) -> Callable[[], None]:
         def handler() -> None:

@@ -13,10 +13,11 @@ Two kinds (``display`` in the wiring):
   :func:`segment_text`, :func:`render_segments`): per side a mark digit (three bars
   on the running side) and the time with the decimal point as the colon
   (``25.00``, ``-1.05``). Eight digits cannot hold a time and a word, so the TEXT
-  and the link state are pages that take over both modules (16 digits, the left
-  module first): :data:`PAGE_MS` each when they change, then the times for
-  :data:`TIMES_MS`, then the pages again while they stand. A link that comes up
-  shows "table ok" for one page.
+  and the link state are pages that replace the times: on both modules when they
+  fit in eight digits, else across the two (16 digits, cut there); each page shows
+  :data:`PAGE_MS` from when they change, then the times for :data:`TIMES_MS`, then
+  the pages again while they stand. A link that comes up shows "table ok" for one
+  page.
 
 :class:`Panel` holds the luma devices: :meth:`Panel.open` makes them from the wiring
 (``device_factory`` given: :func:`dummy_devices`, luma's dummy device, for tests and
@@ -37,11 +38,15 @@ from firmware_bridge.pi.face import ClockFace, running_side
 from firmware_bridge.pi.wiring import Wiring
 
 __all__ = [
+    "BAR_H",
     "MARK",
+    "NO_TABLE_PAGE",
     "OLED_SIZE",
     "PAGE_MS",
     "SEGMENT_BITS",
     "SMALL_FONT",
+    "TABLE_OK_PAGE",
+    "TEXT_Y",
     "TIMES_MS",
     "TIME_FONT",
     "TIME_Y",
@@ -64,8 +69,10 @@ SMALL_FONT = ImageFont.load_default(size=11)
 """The OLED's top bar and TEXT line."""
 TIME_Y = 9
 """Where the time is drawn from (its glyphs' ink starts lower)."""
-_BAR_H = 14
-_TEXT_Y = 50
+BAR_H = 14
+"""The top bar's height: the mark (lit on the running side), "paused", the link state."""
+TEXT_Y = 50
+"""Where the TEXT line is drawn from."""
 
 PAGE_MS = 2000
 """MAX7219: how long each page of TEXT or link state shows."""
@@ -75,6 +82,11 @@ MARK = "*"
 """MAX7219: the running side's mark digit (luma maps ``*`` to the top, middle and
 bottom bars)."""
 _DIGITS = 8  # per module
+
+NO_TABLE_PAGE = "no tAbLE"
+"""MAX7219: the link state when the table does not answer (7 segments have no T or a)."""
+TABLE_OK_PAGE = "tAbLE ok"
+"""MAX7219: shown for one page when the table answers again."""
 
 DeviceFactory = Callable[[Wiring], Sequence[Any]]
 """Makes the luma devices for a wiring: two OLEDs (left, right), one MAX7219 chain, or none."""
@@ -118,9 +130,9 @@ def render_oled(face: ClockFace, side: int) -> Image.Image:
     marked = running_side(face) == side
     ink = 0 if marked else 1
     if marked:
-        draw.rectangle((0, 0, width - 1, _BAR_H - 1), fill=1)
+        draw.rectangle((0, 0, width - 1, BAR_H - 1), fill=1)
     link = link_state(face)
-    draw.text((width - 2 - SMALL_FONT.getlength(link), 0), link, font=SMALL_FONT, fill=ink)
+    draw.text((width - 2 - round(SMALL_FONT.getlength(link)), 0), link, font=SMALL_FONT, fill=ink)
     if face.paused:
         draw.text((2, 0), "paused", font=SMALL_FONT, fill=ink)
     shown = _time(face, side)
@@ -128,8 +140,8 @@ def render_oled(face: ClockFace, side: int) -> Image.Image:
     _draw_cells(draw, (width - span) // 2, TIME_Y, shown, 1)
     text = _fit(face.text, width - 4)
     if text:
-        x = (width - SMALL_FONT.getlength(text)) // 2
-        draw.text((x, _TEXT_Y), text, font=SMALL_FONT, fill=1)
+        x = (width - round(SMALL_FONT.getlength(text))) // 2
+        draw.text((x, TEXT_Y), text, font=SMALL_FONT, fill=1)
     return image
 
 
@@ -148,20 +160,29 @@ def _pad(text: str, digits: int) -> str:
     return text + " " * (digits - _digits(text))
 
 
+def _centred(text: str) -> str:
+    """A module's 8 digits with ``text`` in the middle."""
+    left = (_DIGITS - _digits(text)) // 2
+    return _pad(" " * left + text, _DIGITS)
+
+
 def _pages(face: ClockFace) -> list[str]:
     words = [face.text[i : i + 2 * _DIGITS] for i in range(0, len(face.text), 2 * _DIGITS)]
     if not face.host_online:
-        words.append("no tAbLE")
+        words.append(NO_TABLE_PAGE)
     return words
 
 
 def segment_text(face: ClockFace, page: str | None = None) -> str:
     """Both modules' characters (16 digits, left module first) for luma's segment mapper.
 
-    ``page``: a page of TEXT shown over both modules instead of the times.
+    ``page``: words shown instead of the times: on both modules when they fit in 8
+    digits (each player reads them on their own side), else across the two.
     """
     if page is not None:
-        return _pad(page, 2 * _DIGITS)
+        if _digits(page) <= _DIGITS:
+            return _centred(page) * 2
+        return _pad(page.strip(), 2 * _DIGITS)
     running = running_side(face)
     sides = []
     for side in (0, 1):
@@ -308,7 +329,7 @@ class Panel:
         self._online = face.host_online
         if self._greeting_until is not None:
             if now < self._greeting_until:
-                return "tAbLE  ok"
+                return TABLE_OK_PAGE
             self._greeting_until = None
         pages = _pages(face)
         if pages != self._pages:
