@@ -92,7 +92,8 @@ def place(
     # placement of every log) formatting it each time cost a tenth of this function.
     if pos.row >= rows or pos.col >= cols:
         raise OffBoardError(f"play {move.gcg()!r} starts off the {rows}x{cols} board")
-    if pos.across:
+    across = pos.across
+    if across:
         step, cross = 1, cols
         if pos.col + n > cols:
             raise OffBoardError(f"play {move.gcg()!r} runs off the board")
@@ -104,8 +105,8 @@ def place(
     end = start + (n - 1) * step
 
     # The notation must give the whole main word, else its score is ambiguous.
-    first_in_line = pos.col == 0 if pos.across else pos.row == 0
-    last_in_line = (pos.col + n == cols) if pos.across else (pos.row + n == rows)
+    first_in_line = pos.col == 0 if across else pos.row == 0
+    last_in_line = (pos.col + n == cols) if across else (pos.row + n == rows)
     if not first_in_line and cells[start - step] != EMPTY:
         raise WordNotWholeError(
             f"play {move.gcg()!r} starts beside {cells[start - step]!r} at "
@@ -123,22 +124,22 @@ def place(
     word_mult = lay.word_mult
     blank = tile_set.blank
     new: list[tuple[int, str]] = []
-    rack_tiles: list[str] = []
+    laid: list[str] = []
     main_sum = 0
     main_mult = 1
     touches = False
     cross_words: list[str] = []
     cross_scores: list[int] = []
     main_letters: list[str] = []
-    last_row_start = (rows - 1) * cols
+    size = rows * cols
     # Played-through squares as '.', whichever way the notation gave them; made only
     # when a tile on the board is written as its letter.
     through: list[str] | None = None
     named = dict(move.named) if move.named else None
 
-    for k in range(n):
-        ch = tiles[k]
-        idx = start + k * step
+    idx = start - step
+    for k, ch in enumerate(tiles):
+        idx += step
         cell = cells[idx]
         if cell != EMPTY:
             if ch == ".":
@@ -197,35 +198,38 @@ def place(
             else:
                 tile_value = values[ch]
         new.append((idx, ch))
-        rack_tiles.append("?" if ch.islower() else ch)
+        laid.append(ch)
         lm, wm = letter_mult[idx], word_mult[idx]
         main_sum += tile_value * lm
         main_mult *= wm
         main_letters.append(upper)
 
         # Cross-word through this new tile, perpendicular to the play, within the
-        # row (a play down) or the column (a play across) of the new tile.
-        if cross == 1:
-            line_lo = idx - idx % cols
-            line_hi = line_lo + cols - 1
+        # column (a play across) or the row (a play down) of the new tile. Most new
+        # tiles have neither neighbour: that is tested first, in one step each side.
+        if across:
+            lo = idx
+            while lo >= cols and cells[lo - cols] != EMPTY:
+                lo -= cols
+            hi = idx
+            while hi + cols < size and cells[hi + cols] != EMPTY:
+                hi += cols
         else:
-            line_lo = idx % cols
-            line_hi = last_row_start + line_lo
-        lo = idx
-        while lo > line_lo and cells[lo - cross] != EMPTY:
-            lo -= cross
-        hi = idx
-        while hi < line_hi and cells[hi + cross] != EMPTY:
-            hi += cross
+            line_lo = idx - pos.col
+            lo = idx
+            while lo > line_lo and cells[lo - 1] != EMPTY:
+                lo -= 1
+            hi = idx
+            line_hi = line_lo + cols - 1
+            while hi < line_hi and cells[hi + 1] != EMPTY:
+                hi += 1
         if lo != hi:
             touches = True
             # The tiles on the board each side of the new one, sliced in C.
             before = cells[lo:idx:cross]
             after = cells[idx + cross : hi + 1 : cross]
             cross_words.append(before.upper() + upper + after.upper())
-            csum = (
-                _face_sum(before, face, values) + tile_value * lm + _face_sum(after, face, values)
-            )
+            csum = _face_sum(before + after, face, values) + tile_value * lm
             cross_scores.append(csum * wm)
 
     if not new:
@@ -234,28 +238,32 @@ def place(
         raise TooManyTilesError(
             f"play {move.gcg()!r} puts down {len(new)} tiles; a rack holds {tile_set.rack_size}"
         )
-    if board.is_empty:
+    # A play that touches a tile is not on an empty board: only one that touches none
+    # needs the board's squares read.
+    if not touches:
+        if not board.is_empty:
+            raise NotConnectedError(f"play {move.gcg()!r} touches no tile on the board")
         if not any(idx == lay.centre for idx, _ in new):
             raise CentreNotCoveredError(
                 f"first play {move.gcg()!r} must cover the centre square "
                 f"{square_name(board, lay.centre)}"
             )
-    elif not touches:
-        raise NotConnectedError(f"play {move.gcg()!r} touches no tile on the board")
 
     if n >= 2:
-        words = ["".join(main_letters), *cross_words]
-        scores = [main_sum * main_mult, *cross_scores]
+        words = ("".join(main_letters), *cross_words)
+        scores = (main_sum * main_mult, *cross_scores)
     else:
-        words, scores = cross_words, cross_scores
+        words, scores = tuple(cross_words), tuple(cross_scores)
     if not words:
         raise NoWordError(f"play {move.gcg()!r} forms no word of two or more letters")
     bingo = len(new) == tile_set.rack_size
     total = sum(scores) + (tile_set.bingo_bonus if bingo else 0)
     written = move if through is None else Move(pos, "".join(through))
-    return Placement(
-        written, tuple(new), tuple(words), tuple(scores), bingo, total, "".join(rack_tiles)
-    )
+    # A blank leaves the rack as '?': with no lower-case tile laid, the tiles as laid.
+    rack_tiles = "".join(laid)
+    if not rack_tiles.isupper():
+        rack_tiles = "".join("?" if ch.islower() else ch for ch in laid)
+    return Placement(written, tuple(new), words, scores, bingo, total, rack_tiles)
 
 
 _FACES: dict[int, tuple[TileSet, dict[str, int], frozenset[str]]] = {}
