@@ -190,7 +190,8 @@ def untagged(spec: TableSpec) -> TableSpec:
 
 
 class QuitScreen(ModalScreen[bool]):
-    """Quitting mid-game: the game is kept, and this says how to come back to it."""
+    """Quitting mid-game, or a finished game before both players have signed: the game
+    is kept, and this says how to come back to it."""
 
     DEFAULT_CSS = """
     QuitScreen { align: center middle; }
@@ -205,28 +206,38 @@ class QuitScreen(ModalScreen[bool]):
         Binding("n,escape", "dismiss(False)", "Stay", priority=True),
     ]
 
-    def __init__(self, resume: str) -> None:
+    def __init__(self, resume: str, *, unsigned: bool = False) -> None:
         super().__init__()
         self.resume = resume
+        self.unsigned = unsigned
+        """The game is over, its result not signed by both players yet."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Label("[b]Quit while the game is on?[/b]")
-            yield Static(
-                Text(
+            if self.unsigned:
+                yield Label("[b]Quit before both players have signed?[/b]")
+                said = (
+                    "The result is kept in the game's log, not signed yet: the players\n"
+                    f"sign it when the table opens it again with:\n  {self.resume}"
+                )
+            else:
+                yield Label("[b]Quit while the game is on?[/b]")
+                said = (
                     "The game is kept: every move is in its log. The clock stops counting\n"
                     "while the table is closed; the game comes back neutralized.\n"
                     f"Resume it with:\n  {self.resume}"
-                ),
-                id="quit-resume",
-            )
+                )
+            yield Static(Text(said), id="quit-resume")
             yield Label("y: quit   n / Escape: back to the game")
 
 
-def quit_or_ask(app: App[Any], phase: Phase, resume: str) -> None:
-    """ctrl+Q: quit; mid-game (``phase``), ask first and say how to come back with the
-    command line ``resume``. A second ctrl+Q on the dialog quits."""
-    if phase in (Phase.NOT_STARTED, Phase.OVER) or isinstance(app.screen, QuitScreen):
+def quit_or_ask(app: App[Any], phase: Phase, resume: str, *, unsigned: bool = False) -> None:
+    """ctrl+Q: quit; mid-game (``phase``), or over but ``unsigned`` by both players, ask
+    first and say how to come back with the command line ``resume``. A second ctrl+Q
+    on the dialog quits."""
+    over = phase is Phase.OVER
+    if phase is Phase.NOT_STARTED or (over and not unsigned) or isinstance(app.screen, QuitScreen):
         app.exit(0)
         return
-    app.push_screen(QuitScreen(resume), lambda quit_: app.exit(0) if quit_ else None)
+    ask = QuitScreen(resume, unsigned=over)
+    app.push_screen(ask, lambda quit_: app.exit(0) if quit_ else None)

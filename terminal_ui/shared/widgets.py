@@ -51,6 +51,16 @@ class PlayerClock(Vertical):
         yield Digits("0:00", classes="time")
         yield Static("", classes="status")
 
+    def waiting(self, name: str, time: str, key: str) -> None:
+        """Before the game starts: the player and the game's own initial time, as the
+        start screen says it (never 0:00, nor the last game's reading)."""
+        self._shown = ()
+        set_text(self.query_one(".name", Static), f"{escape(name)}   (clock key {escape(key)})")
+        set_digits(self.query_one(Digits), time)
+        set_text(self.query_one(".status", Static), " ")
+        for cls in ("-running", "-overtime", "-neutral", "-turn"):
+            self.remove_class(cls)
+
     def show(
         self,
         name: str,

@@ -71,11 +71,21 @@ from terminal_ui.table.screens import AdjudicationScreen, ChallengeScreen, Summa
 
 __all__ = ["TableApp"]
 
+_CHALLENGEABLE = (Phase.PLAYING, Phase.HOLD, Phase.OUT_PLAY)
+"""The phases in which the last play may still be challenged: a resignation or the end
+of the game leaves nothing to challenge, whatever the play's window says."""
+
 
 class TableApp(StartsGames):
     """The table terminal."""
 
     CSS_PATH = STYLESHEET
+    CSS = """
+    /* The status line and the feedback wrap rather than cut a hint: a table
+       terminal may be 80 columns wide and a hint names both players. */
+    #phase { height: auto; }
+    #feedback { height: auto; min-height: 2; }
+    """
     TITLE = "rackclock"
     BINDINGS: ClassVar[list[BindingType]] = list(bindings("table"))
 
@@ -187,7 +197,12 @@ class TableApp(StartsGames):
         if self.session is None:  # shown only once the table is up
             return
         self._start = start_screen(spec, self.session.clock, self.config.clock_keys)
+        self.draw_clocks()
         self.push_screen(self._start)
+
+    def game_begun(self) -> None:
+        """The clocks show the game begun, no longer the start screen's reading."""
+        self.draw()
 
     def on_update(self, update: Update) -> None:
         """Mirror the service's state on the screen."""
@@ -226,7 +241,8 @@ class TableApp(StartsGames):
         st = self.state
         now = self.config.timeline.now_ms()
         self.draw_link(now)
-        if st.variant is None:
+        start, session = self._start, self.session
+        if st.variant is None and (start is None or session is None):
             return
         keys = (key_label(self.config.clock_keys[0]), key_label(self.config.clock_keys[1]))
         for seat in (0, 1):
@@ -236,6 +252,10 @@ class TableApp(StartsGames):
                 clock.query_one(".name")
             except NoMatches:
                 return
+            if start is not None and session is not None:
+                # behind the start screen: the game to come, at its starting time
+                clock.waiting(session.spec.players[seat], start.time, keys[seat])
+                continue
             clock.show(
                 st.players[seat],
                 st.scores[seat],
@@ -256,7 +276,7 @@ class TableApp(StartsGames):
         if st.composing is not None:
             comp = st.composing
             phase += f" | on the board: {comp.move} ({comp.declared or comp.computed})"
-        if st.last is not None and st.last.window_open:
+        if st.last is not None and st.last.window_open and st.phase in _CHALLENGEABLE:
             phase += f" | {st.last.move or 'last play'} may be challenged"
         step = next_step(st)
         if step:
@@ -347,8 +367,11 @@ class TableApp(StartsGames):
             self.push_screen(HelpScreen(help_text("table", COMMANDS, self.config.clock_keys)))
 
     async def action_quit(self) -> None:
-        """Quit; mid-game, ask first and say how to resume."""
-        quit_or_ask(self, self.state.phase, f"rackclock table --log {self.config.log}")
+        """Quit; mid-game, or before both players have signed, ask first and say how
+        to come back."""
+        st = self.state
+        resume = f"rackclock table --log {self.config.log}"
+        quit_or_ask(self, st.phase, resume, unsigned=not all(st.signed))
 
     def action_next_game(self) -> None:
         """After the end: the next game, the same players in swapped seats (the one who

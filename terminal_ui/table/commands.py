@@ -317,8 +317,13 @@ def next_step(state: GameState) -> str:
     if ph is Phase.OUT_PLAY:
         return "type ok to accept the out-play, hold, or challenge"
     if ph is Phase.END_RACKS:
-        return "type racks with the tiles left, e.g. racks AEI - ('-' for an empty rack)"
+        return "type racks AEI - (the tiles left on each rack, - for none)"
     if ph is Phase.OVER:
+        unsigned = [state.players[p] for p in (0, 1) if not state.signed[p]]
+        if not unsigned:
+            return "both have signed: ctrl+N the next game"
+        if len(unsigned) == 1:
+            return f"{unsigned[0]} signs with their clock key"
         return "each player signs with their clock key"
     if ph is Phase.PLAYING and state.clock.neutral:
         if state.neutral_by == "director":

@@ -7,19 +7,50 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import ClassVar
 
+from rich.segment import Segment
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.markup import escape
 from textual.screen import ModalScreen
-from textual.widgets import Label, SelectionList, Static
+from textual.strip import Strip
+from textual.widgets import Checkbox, Label, SelectionList, Static
+from textual.widgets.option_list import OptionDoesNotExist
 
 from engine.play.lexicon import Verdict, WordList
 from engine.rules.state import GameState
 from engine.tournament.scores import result_text
 from terminal_ui.shared.start import QuitScreen, StartScreen
 
-__all__ = ["AdjudicationScreen", "ChallengeScreen", "QuitScreen", "StartScreen", "SummaryScreen"]
+__all__ = [
+    "AdjudicationScreen",
+    "ChallengeScreen",
+    "QuitScreen",
+    "StartScreen",
+    "SummaryScreen",
+    "WordPicker",
+]
+
+
+class WordPicker(SelectionList[str]):
+    """The words of the play, each in a box: X in the box of a word chosen, an empty
+    box for a word left out. (Textual's own list draws X in every box, telling the
+    two apart by colour alone: unreadable in plain text or to a colour-blind player.)"""
+
+    def render_line(self, y: int) -> Strip:
+        line = super().render_line(y)
+        try:
+            option = self.get_option_at_index(self.scroll_offset.y + y)
+        except OptionDoesNotExist:
+            return line
+        if option.value in self.selected:
+            return line
+        segments = list(line)
+        # The box is the second segment: its left edge, the X, its right edge
+        # (SelectionList.render_line; Checkbox draws the same box).
+        if len(segments) > 1 and segments[1].text == Checkbox.BUTTON_INNER:
+            segments[1] = Segment(" " * len(segments[1].text), segments[1].style)
+        return Strip(segments, line.cell_length)
 
 
 class ChallengeScreen(ModalScreen[tuple[str, ...] | None]):
@@ -34,7 +65,7 @@ class ChallengeScreen(ModalScreen[tuple[str, ...] | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Label("Challenge: pick the words (space), then Enter. Esc cancels.")
-            yield SelectionList[str](*[(w, w, True) for w in self.words], id="words")
+            yield WordPicker(*[(w, w, True) for w in self.words], id="words")
 
     def on_key(self, event: object) -> None:
         key = getattr(event, "key", "")
