@@ -12,8 +12,13 @@ this package reaches.
   here the clock opens its own connection; a table brought up with one
   (:func:`firmware_bridge.table_setup.open_table`) gives it the table's one connection,
   shared with the publisher.
+- ``gpio[:wiring=FILE,display=KIND,mock]``
+  (:class:`~firmware_bridge.host.gpio_clock.GpioClock`): the all-in-one, this
+  Raspberry Pi's own buttons and displays (docs/pi-clock.md); ``mock``: gpiozero's
+  mock pins and luma's dummy displays. It needs the ``pi`` extra, imported only
+  when it opens.
 
-A new transport (the GPIO clock of a later issue) is one module here (its
+A new transport is one module here (its
 :class:`~clock.device.interface.ClockDevice`) and one entry below: a frozen spec
 record (a :class:`~clock.device.clock_spec.ClockSpec` subclass), a ``parse`` that
 returns None for text that is not its own and raises
@@ -40,7 +45,22 @@ if TYPE_CHECKING:
     from clock.device.interface import ClockDevice
     from firmware_bridge.mqtt.connection import BrokerSettings
 
-__all__ = ["MQTT", "SERIAL", "TRANSPORTS", "MqttSpec", "SerialSpec", "parse_mqtt", "parse_serial"]
+__all__ = [
+    "GPIO",
+    "MQTT",
+    "PI_EXTRA",
+    "SERIAL",
+    "TRANSPORTS",
+    "GpioSpec",
+    "MqttSpec",
+    "SerialSpec",
+    "parse_gpio",
+    "parse_mqtt",
+    "parse_serial",
+]
+
+PI_EXTRA = "pip install 'rackclock[pi]'"
+"""What installs the Pi's libraries (gpiozero, luma) for the gpio clock."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +83,18 @@ class MqttSpec(ClockSpec):
     """The plain broker URL (``mqtt://...`` or ``mqtts://...``, without ``mqtt:``)."""
     broker: BrokerSettings
     """The URL read (its ``table`` is set)."""
+
+
+@dataclass(frozen=True, slots=True)
+class GpioSpec(ClockSpec):
+    """``gpio[:options]``: this Raspberry Pi's own buttons and displays."""
+
+    wiring: str | None = None
+    """A wiring file over the defaults (firmware_bridge/pi/wiring.toml)."""
+    display: str | None = None
+    """The displays, over the wiring's: ``oled``, ``sh1106``, ``max7219`` or ``none``."""
+    mock: bool = False
+    """gpiozero's mock pins and luma's dummy displays: no hardware is touched."""
 
 
 def parse_serial(text: str) -> SerialSpec | None:
@@ -114,6 +146,38 @@ def parse_mqtt(text: str) -> MqttSpec | None:
     return MqttSpec(text, url, broker)
 
 
+def parse_gpio(text: str) -> GpioSpec | None:
+    """``gpio`` or ``gpio:OPTION,...``: ``wiring=FILE``, ``display=KIND``, ``mock``.
+
+    >>> parse_gpio("gpio:display=max7219,mock")
+    GpioSpec(text='gpio:display=max7219,mock', wiring=None, display='max7219', mock=True)
+    >>> parse_gpio("serial:/dev/ttyGS0") is None
+    True
+    """
+    if text != "gpio" and not text.startswith("gpio:"):
+        return None
+    from firmware_bridge.pi.wiring import DISPLAYS  # plain data: no Pi library
+
+    wiring: str | None = None
+    display: str | None = None
+    mock = False
+    options = text.removeprefix("gpio").removeprefix(":")
+    for opt in options.split(",") if options else ():
+        key, sep, value = opt.partition("=")
+        if opt == "mock":
+            mock = True
+        elif sep and key == "wiring" and value:
+            wiring = value
+        elif sep and key == "display" and value in DISPLAYS:
+            display = value
+        else:
+            raise ClockSpecError(
+                f"clock {text!r}: unknown gpio option {opt!r}"
+                f" (known: wiring=FILE, display={'|'.join(DISPLAYS)}, mock)"
+            )
+    return GpioSpec(text, wiring, display, mock)
+
+
 def _open_serial(spec: SerialSpec, context: ClockContext) -> ClockDevice:
     from firmware_bridge.host.serial_clock import SerialClock
 
@@ -130,6 +194,26 @@ def _open_mqtt(spec: MqttSpec, context: ClockContext) -> ClockDevice:
     from firmware_bridge.host.mqtt_clock import MqttClock
 
     return MqttClock(spec.broker, timeline=context.timeline)
+
+
+def _open_gpio(spec: GpioSpec, context: ClockContext) -> ClockDevice:
+    from pathlib import Path
+
+    try:
+        from firmware_bridge.host.gpio_clock import open_gpio_clock
+
+        return open_gpio_clock(
+            context.timeline,
+            initial_ms=context.initial_ms,
+            report_times=context.report_times,
+            wiring_file=None if spec.wiring is None else Path(spec.wiring),
+            display=spec.display,
+            mock=spec.mock,
+        )
+    except ModuleNotFoundError as exc:  # a laptop install: the pi extra left out
+        raise ValueError(
+            f"the gpio clock needs the Pi's libraries ({exc.name} is not installed): {PI_EXTRA}"
+        ) from None
 
 
 SERIAL: Transport[SerialSpec] = Transport(
@@ -152,5 +236,15 @@ MQTT: Transport[MqttSpec] = Transport(
 )
 """A clock on the venue broker."""
 
-TRANSPORTS = CLOCKS.with_(SERIAL, MQTT)
+GPIO: Transport[GpioSpec] = Transport(
+    name="gpio",
+    grammar="gpio[:wiring=FILE,display=KIND,mock]",
+    help="this Raspberry Pi's buttons and displays (docs/pi-clock.md; mock: none touched)",
+    spec_type=GpioSpec,
+    parse=parse_gpio,
+    open=_open_gpio,
+)
+"""The all-in-one: the table on a Raspberry Pi whose buttons are its clock."""
+
+TRANSPORTS = CLOCKS.with_(SERIAL, MQTT, GPIO)
 """Every clock a table can run on, in the order their specs are tried."""

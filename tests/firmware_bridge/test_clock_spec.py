@@ -106,38 +106,40 @@ def test_the_help_names_every_transport_with_its_line() -> None:
 
 
 @dataclass(frozen=True, slots=True)
-class GpioSpec(ClockSpec):
-    """A stand-in for the later issue's GPIO clock: ``gpio:CHIP``."""
+class BluetoothSpec(ClockSpec):
+    """A stand-in for a kind of clock not written yet: ``bt:ADDRESS``."""
 
-    chip: str
+    address: str
 
 
-class GpioClock(EmulatedClock):
+class BluetoothClock(EmulatedClock):
     """Its device (the emulated clock's behaviour is enough here)."""
 
 
-def parse_gpio(text: str) -> GpioSpec | None:
-    return GpioSpec(text, text.removeprefix("gpio:")) if text.startswith("gpio:") else None
+def parse_bt(text: str) -> BluetoothSpec | None:
+    return BluetoothSpec(text, text.removeprefix("bt:")) if text.startswith("bt:") else None
 
 
-def open_gpio(spec: GpioSpec, context: ClockContext) -> ClockDevice:
-    return GpioClock(context.timeline, initial_ms=context.initial_ms)
+def open_bt(spec: BluetoothSpec, context: ClockContext) -> ClockDevice:
+    return BluetoothClock(context.timeline, initial_ms=context.initial_ms)
 
 
-GPIO = Transport("gpio", "gpio:CHIP", "a clock on the GPIO pins", GpioSpec, parse_gpio, open_gpio)
+BLUETOOTH = Transport("bt", "bt:ADDRESS", "a Bluetooth clock", BluetoothSpec, parse_bt, open_bt)
 
 
 async def test_a_new_kind_of_clock_is_one_registry_entry(tmp_path: Path) -> None:
-    clocks = TRANSPORTS.with_(GPIO)
-    assert clocks.grammar().endswith("mqtt://BROKER/VENUE/TABLE or gpio:CHIP")
+    clocks = TRANSPORTS.with_(BLUETOOTH)
+    assert clocks.grammar().endswith(
+        "mqtt://BROKER/VENUE/TABLE, gpio[:wiring=FILE,display=KIND,mock] or bt:ADDRESS"
+    )
     spec = TableSpec(
-        log=tmp_path / "t.sqlite", variant="toronto-speed", clock="gpio:0", heartbeat_ms=0
+        log=tmp_path / "t.sqlite", variant="toronto-speed", clock="bt:0", heartbeat_ms=0
     )
     async with TableSession(spec, timeline=FakeTimeline(1_000), clocks=clocks) as session:
-        assert session.clock == GpioSpec("gpio:0", "0")
-        assert isinstance(session.service.device, GpioClock)
+        assert session.clock == BluetoothSpec("bt:0", "0")
+        assert isinstance(session.service.device, BluetoothClock)
         assert session.emulated is session.service.device  # its buttons are keys here
-    with pytest.raises(SessionError, match="cannot open clock 'gpio:0': names no clock"):
+    with pytest.raises(SessionError, match="cannot open clock 'bt:0': names no clock"):
         TableSession(spec, clocks=TRANSPORTS)
 
 

@@ -1,0 +1,286 @@
+"""The all-in-one clock: a Raspberry Pi's own buttons, LEDs, buzzer and displays as
+the clock of the table that runs on the same Pi (``--clock gpio``, docs/pi-clock.md).
+
+:class:`GpioClock` is a :class:`~clock.device.interface.ClockDevice` with no wire
+between the clock and the table. It keeps time with the one clock core
+(:class:`~clock.device.core.ClockCore`), as every clock does, so the displays switch
+at the press, before the service has seen it; the service's SET then sets them
+(host-authoritative). The hardware is the Pi clock's (:mod:`firmware_bridge.pi`):
+
+- :class:`~firmware_bridge.pi.buttons.Buttons` call back on gpiozero's pin thread.
+  A press is stamped there with the table's time and handed to the event loop
+  (``call_soon_threadsafe``), and goes to the service with that time as
+  ``device_at_ms``: a press the loop took late is still the press of its instant
+  (the service's tolerance, clock/device/device_time.py).
+- :class:`~firmware_bridge.pi.lights.Lights` and
+  :class:`~firmware_bridge.pi.panel.Panel` draw :meth:`GpioClock.face` on every
+  change and every :data:`REFRESH_MS` of the table's time (the running time, a beep's
+  end, the MAX7219's pages).
+- The table is in this process: the panel says ``table ok`` while the service reads
+  the clock, ``no table`` before and after.
+- A long press of pause only pauses here: the Pi is shut down from the terminal
+  that runs the table, so a press held too long cannot stop a table mid-game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import warnings
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from clock.device.core import ClockCore
+from clock.device.interface import DeviceEvent, DeviceOnline, PausePressed, SidePressed
+from clock.timeline import Timeline
+from firmware_bridge.pi.buttons import Buttons
+from firmware_bridge.pi.lights import Lights
+from firmware_bridge.pi.panel import DeviceFactory, Panel
+from firmware_bridge.pi.wiring import Wiring
+
+__all__ = ["DEVICE_ID", "REFRESH_MS", "Face", "GpioClock", "open_gpio_clock"]
+
+DEVICE_ID = "gpio"
+"""The clock's identity, as the table's link line shows it (``clock: connected (gpio)``)."""
+REFRESH_MS = 100
+"""How often the lights and displays are redrawn and the pause button's hold read."""
+
+
+@dataclass(frozen=True, slots=True)
+class Face:
+    """What the clock shows: the shape :class:`firmware_bridge.pi.face.ClockFace` reads."""
+
+    remaining_ms: tuple[int, int]
+    """Both times, negative in overtime."""
+    running: int | None
+    """The side named to run."""
+    paused: bool
+    """Both clocks stopped."""
+    text: str
+    """The table's TEXT line."""
+    beeps: int
+    """BEEPs so far: a rise sounds the buzzer."""
+    host_online: bool
+    """Whether the table reads the clock."""
+
+
+class GpioClock:
+    """The Pi's buttons, lights and displays as the table's clock device.
+
+    Opened inside the table's event loop (the session opens its clock there).
+    ``pin_factory``: gpiozero's (None: the Pi's own; MockFactory in tests);
+    ``device_factory``: the displays' (None: the hardware; luma's dummy devices in
+    tests).
+    """
+
+    def __init__(
+        self,
+        timeline: Timeline,
+        wiring: Wiring,
+        *,
+        initial_ms: int,
+        report_times: bool = False,
+        pin_factory: Any = None,
+        device_factory: DeviceFactory | None = None,
+    ) -> None:
+        self._timeline = timeline
+        self._loop = asyncio.get_running_loop()
+        self._queue: asyncio.Queue[DeviceEvent | None] = asyncio.Queue()
+        self._seq = 0
+        self._refresh: asyncio.Task[None] | None = None
+        self.core = ClockCore(timeline.now_ms, initial_ms=initial_ms)
+        """The clock's own timekeeping (the one clock core)."""
+        self.report_times = report_times
+        """Device-authoritative: send both times with each press."""
+        self.text = ""
+        """The table's TEXT line."""
+        self.beeps = 0
+        """BEEPs so far."""
+        self.online = False
+        """Whether the table reads the clock (from :meth:`events` to :meth:`close`)."""
+        self.pin_factory = pin_factory
+        """gpiozero's pin factory (None: the Pi's own); tests drive its mock pins."""
+        now = timeline.now_ms
+        # the pins first: on a machine without them that is the one thing to say
+        self.lights = Lights(wiring, pin_factory=pin_factory, now_ms=now)
+        """The running side's LEDs and the buzzer."""
+        try:
+            self.buttons = Buttons(
+                wiring,
+                pin_factory=pin_factory,
+                now_ms=now,
+                on_side=self._side_edge,
+                on_pause=self._pause_edge,
+                on_halt=_stay_up,
+            )
+            """The two player buttons and pause."""
+        except BaseException:
+            self.lights.close()
+            raise
+        try:
+            self.panel = Panel.open(wiring, device_factory, now_ms=now)
+            """The two displays."""
+        except BaseException:
+            self.buttons.close()
+            self.lights.close()
+            raise
+        self._queue.put_nowait(DeviceOnline(DEVICE_ID))
+        self._show()  # power-up: the times, and "no table" until the service reads
+
+    # --- what it shows ------------------------------------------------------------------
+    def face(self) -> Face:
+        """What the clock shows now."""
+        return Face(
+            self.core.shown(),
+            self.core.running,
+            self.core.paused,
+            self.text,
+            self.beeps,
+            self.online,
+        )
+
+    def _show(self) -> None:
+        face = self.face()
+        self.lights.show(face)
+        self.panel.show(face)
+
+    async def _refreshing(self) -> None:
+        while True:
+            await self._timeline.sleep_until(self._timeline.now_ms() + REFRESH_MS)
+            self.buttons.poll()
+            self._show()
+
+    # --- the buttons (gpiozero's pin thread) --------------------------------------------
+    def _side_edge(self, side: int) -> None:
+        at = self._timeline.now_ms()  # the press's instant, before any wait for the loop
+        with contextlib.suppress(RuntimeError):  # the loop closed as the button went down
+            self._loop.call_soon_threadsafe(self._press, side, at)
+
+    def _pause_edge(self) -> None:
+        with contextlib.suppress(RuntimeError):
+            self._loop.call_soon_threadsafe(self._pause)
+
+    def _press(self, side: int, at: int) -> None:
+        times = self.core.shown()
+        self.core.press(side)  # a press on the side not running changes nothing here
+        self._seq += 1
+        shown = times if self.report_times else None
+        self._queue.put_nowait(SidePressed(side, at, self._seq, shown, device_at_ms=at))
+        self._show()
+
+    def _pause(self) -> None:
+        self.core.pause()
+        self._seq += 1
+        self._queue.put_nowait(PausePressed(self._seq))
+        self._show()
+
+    # --- the device interface -----------------------------------------------------------
+    async def events(self) -> AsyncIterator[DeviceEvent]:
+        """Button events in order, until closed; the displays refresh meanwhile."""
+        self.online = True
+        self._show()
+        self._refresh = asyncio.create_task(self._refreshing())
+        while True:
+            ev = await self._queue.get()
+            if ev is None:
+                return
+            yield ev
+
+    async def set_times(
+        self, remaining_ms: tuple[int, int], running: int | None, paused: bool
+    ) -> None:
+        """Show the service's times."""
+        self.core.set(remaining_ms, running, paused)
+        self._show()
+
+    async def run(self, side: int) -> None:
+        """Run one side."""
+        self.core.run(side)
+        self._show()
+
+    async def pause(self) -> None:
+        """Stop both sides."""
+        self.core.pause()
+        self._show()
+
+    async def show_text(self, text: str) -> None:
+        """Show the table's TEXT line."""
+        self.text = text
+        self._show()
+
+    async def beep(self) -> None:
+        """Sound the buzzer once."""
+        self.beeps += 1
+        self._show()
+
+    async def close(self) -> None:
+        """End the event stream, turn the lights off, blank the displays, free the pins."""
+        if self._refresh is not None:
+            self._refresh.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._refresh
+            self._refresh = None
+        self.online = False
+        self._queue.put_nowait(None)
+        self.buttons.close()
+        self.lights.close()
+        self.panel.close()
+
+
+def _stay_up() -> None:
+    """Pause held down: the all-in-one does not halt (the module's docstring says why)."""
+
+
+def open_gpio_clock(
+    timeline: Timeline,
+    *,
+    initial_ms: int,
+    report_times: bool = False,
+    wiring_file: Path | None = None,
+    display: str | None = None,
+    mock: bool = False,
+) -> GpioClock:
+    """The clock on this Pi's pins (``mock``: gpiozero's mock pins and luma's dummy
+    displays), wired by default or as ``wiring_file`` says, with ``display`` over it.
+
+    Raises:
+        ValueError: The wiring cannot be used, or there are no such pins or displays
+            here (not a Pi, I2C or SPI off, a display not answering), in one line.
+    """
+    from firmware_bridge.pi.wiring import load_wiring
+
+    wiring = load_wiring(wiring_file)
+    if display is not None:
+        wiring = wiring.with_display(display)
+    from gpiozero import GPIOZeroError, PinFactoryFallback
+    from luma.core.error import Error as LumaError
+
+    pin_factory: Any = None
+    device_factory: DeviceFactory | None = None
+    if mock:
+        from gpiozero.pins.mock import MockFactory
+
+        from firmware_bridge.pi.panel import dummy_devices
+
+        pin_factory, device_factory = MockFactory(), dummy_devices
+    try:
+        with warnings.catch_warnings():
+            # gpiozero warns of each pin library it falls back from; the error says it all
+            warnings.simplefilter("ignore", PinFactoryFallback)
+            return GpioClock(
+                timeline,
+                wiring,
+                initial_ms=initial_ms,
+                report_times=report_times,
+                pin_factory=pin_factory,
+                device_factory=device_factory,
+            )
+    except GPIOZeroError as exc:
+        raise ValueError(f"no GPIO pins here ({exc}); on a laptop, try gpio:mock") from None
+    except (LumaError, OSError) as exc:
+        raise ValueError(
+            f"the {wiring.display} displays do not answer ({exc}): check their wiring, that"
+            " I2C (or SPI) is on (docs/pi-clock.md), or display=none"
+        ) from None
