@@ -52,14 +52,13 @@ class Board(msgspec.Struct, frozen=True):
 
     def tiles(self) -> Counter[str]:
         """Tiles on the board as rack tiles (every blank counted as ``"?"``)."""
-        # Counted in C, then each blank's letter folded into "?" (in the order of the
-        # squares, as a square-by-square count would insert them).
-        on_board = Counter(self.cells)
-        on_board.pop(EMPTY, None)
-        counts: Counter[str] = Counter()
-        for ch, n in on_board.items():
-            key = "?" if ch.islower() else ch
-            counts[key] = counts.get(key, 0) + n
+        # Each blank's letter turned into "?" by a table made of the letters on this
+        # board, then counted in C: "?" comes first where the first blank lies, as a
+        # square-by-square count would insert it.
+        cells = self.cells
+        blanks = {ord(ch): "?" for ch in set(cells) if ch.islower()}
+        counts = Counter(cells.translate(blanks) if blanks else cells)
+        counts.pop(EMPTY, None)
         return counts
 
     def with_tiles(self, squares: Iterable[tuple[int, str]]) -> Board:

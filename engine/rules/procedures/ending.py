@@ -178,9 +178,12 @@ def _end_racks(state: GameState, ev: EndRacks, t: int) -> GameState:
         racks.append(rack)
     if state.mode == "board":
         assert state.board is not None
-        pool = ts.distribution()
-        pool.subtract(state.board.tiles())
-        if not is_subrack(racks[0] + racks[1], +pool):
+        # Each tile of the two racks against the set's count less the board's, only
+        # for the tiles on the racks: the whole pool built and subtracted was most of
+        # the end of every game.
+        together, on_board = racks[0] + racks[1], state.board.tiles()
+        unplayed = {t: ts.counts.get(t, 0) - on_board[t] for t in together}
+        if not is_subrack(together, unplayed):
             raise Refusal(
                 f"racks {list(ev.racks)!r} cannot both be: the tiles are not all left unplayed",
                 rule(state, "going_out_factor"),
