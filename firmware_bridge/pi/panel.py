@@ -83,8 +83,11 @@ MARK = "*"
 bottom bars)."""
 _DIGITS = 8  # per module
 
+_SPELLING = str.maketrans("BDNRT", "bdnrt")
+"""Capitals seven segments draw as something else (B as 8, D as 0, R as a hook) in
+the small letters they read as."""
 NO_TABLE_PAGE = "no tAbLE"
-"""MAX7219: the link state when the table does not answer (7 segments have no T or a)."""
+"""MAX7219: the link state when the table does not answer, in letters 7 segments can draw."""
 TABLE_OK_PAGE = "tAbLE ok"
 """MAX7219: shown for one page when the table answers again."""
 
@@ -180,6 +183,7 @@ def segment_text(face: ClockFace, page: str | None = None) -> str:
     digits (each player reads them on their own side), else across the two.
     """
     if page is not None:
+        page = page.translate(_SPELLING)
         if _digits(page) <= _DIGITS:
             return _centred(page) * 2
         return _pad(page.strip(), 2 * _DIGITS)

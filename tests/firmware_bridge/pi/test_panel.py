@@ -140,15 +140,15 @@ def test_max7219_shows_text_as_pages_between_the_times() -> None:
     times = "*   25.00    25.00"
     assert segment_chars(shown(panel, face())[0]) == times
     (image,) = shown(panel, face(text="HOLD"))
-    assert read_segments(image) == segments("  HOLD    HOLD  ")  # on both modules
+    assert read_segments(image) == segments("  HOLd    HOLd  ")  # on both modules, a d for D
     now.ms += PAGE_MS
     assert segment_chars(shown(panel, face(text="HOLD"))[0]) == times
     now.ms += TIMES_MS - 1
     assert segment_chars(shown(panel, face(text="HOLD"))[0]) == times
     now.ms += 1
-    assert read_segments(shown(panel, face(text="HOLD"))[0]) == segments("  HOLD    HOLD  ")
+    assert read_segments(shown(panel, face(text="HOLD"))[0]) == segments("  HOLd    HOLd  ")
     (image,) = shown(panel, face(text="CHALLENGE"))  # a new text shows at once
-    assert read_segments(image) == segments("CHALLENGE       ")  # across both
+    assert read_segments(image) == segments("CHALLEnGE       ")  # across both
     (image,) = shown(panel, face(text="-10"))
     assert read_segments(image) == segments("  -10     -10   ")
 
@@ -161,7 +161,7 @@ def test_max7219_shows_the_link_state_at_power_up_and_when_it_returns() -> None:
     now.ms += PAGE_MS
     assert segment_chars(shown(panel, offline)[0]) == "    25.00    25.00"
     (image,) = shown(panel, face(running=None, paused=True, text="HOLD", online=False))
-    assert read_segments(image) == segments("  HOLD    HOLD  ")
+    assert read_segments(image) == segments("  HOLd    HOLd  ")
     now.ms += PAGE_MS  # the pages in turn: the text, then the link
     (image,) = shown(panel, face(running=None, paused=True, text="HOLD", online=False))
     assert read_segments(image) == segments("no tAbLEno tAbLE")
