@@ -45,6 +45,16 @@ PROCESS_TESTS: tuple[tuple[str, str, str], ...] = (
         "test_emulate_clock_on_mqtt_is_a_tables_clock",
     ),
     (
+        "pi-clock --serial",
+        "system/test_pi_clock.py",
+        "test_the_pi_clock_command_on_serial_and_on_mqtt",
+    ),
+    (
+        "pi-clock --mqtt",
+        "system/test_pi_clock.py",
+        "test_the_pi_clock_command_on_serial_and_on_mqtt",
+    ),
+    (
         "gateway",
         "system/test_gateway.py",
         "test_the_gateway_command_puts_a_usb_clock_on_the_broker",
