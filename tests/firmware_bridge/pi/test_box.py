@@ -14,8 +14,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import subprocess
+import sys
 from collections.abc import AsyncIterator
+from pathlib import Path
 
+import pytest
 from gpiozero.pins.mock import MockFactory
 
 from firmware_bridge.device.firmware import Display
@@ -24,6 +27,7 @@ from firmware_bridge.pi.buttons import HALT_MS
 from firmware_bridge.pi.panel import dummy_devices, render_oled
 from firmware_bridge.pi.wiring import load_wiring
 from firmware_bridge.wire.protocol import Beep, Message, Pause, Press, Set, Text
+from terminal_ui.cli import main
 from tests.helpers import wait_for
 
 
@@ -210,3 +214,58 @@ async def test_a_halt_that_fails_says_so_and_the_clock_goes_on() -> None:
         await turn()
         await rig.push(RIGHT)
         assert rig.clock.fw.running == 0
+
+
+# --- the command's refusals: one line each, nothing started ---------------------------------
+
+
+def refusal(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
+    status = main(["pi-clock", *argv])
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert len(err.splitlines()) == 1, err
+    assert "Traceback" not in err
+    return status, err
+
+
+def test_without_the_pi_extra_it_says_what_to_install(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "gpiozero", None)  # as if not installed
+    status, err = refusal(capsys, "--serial", "/dev/ttyGS0")
+    assert status == 2
+    assert err == ("rackclock pi-clock: the Pi clock needs gpiozero: pip install 'rackclock[pi]'\n")
+
+
+def test_a_bad_wiring_file_is_refused_with_its_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    wiring = tmp_path / "wiring.toml"
+    wiring.write_text('display = "oled"\n[buttons]\nleft = \n', encoding="utf-8")
+    status, err = refusal(capsys, "--serial", "/dev/ttyGS0", "--wiring", str(wiring))
+    assert status == 2
+    assert f"wiring {str(wiring)!r}: not TOML" in err
+    assert "line 3" in err
+    wiring.write_text("[buttons]\nleft = 2\n", encoding="utf-8")  # GPIO2 is I2C's SDA
+    status, err = refusal(capsys, "--serial", "/dev/ttyGS0", "--wiring", str(wiring))
+    assert status == 2
+    assert "buttons.left = 2: GPIO2 is already the oled display's bus" in err
+
+
+def test_a_bad_display_or_broker_url_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    status, err = refusal(capsys, "--serial", "/dev/ttyGS0", "--display", "lcd")
+    assert status == 2
+    assert "--display 'lcd': not a display (choose oled, sh1106, max7219, none)" in err
+    status, err = refusal(capsys, "--mqtt", "mqtt://127.0.0.1:1883")
+    assert status == 2
+    assert "names no table: add --table T" in err
+
+
+@pytest.mark.skipif(Path("/dev/i2c-1").exists(), reason="a machine with an I2C bus")
+def test_on_a_machine_that_is_not_a_pi_it_points_to_mock_pins(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, err = refusal(capsys, "--serial", "/dev/ttyGS0")
+    assert status == 1
+    assert err.startswith("rackclock pi-clock: cannot open the Pi's pins or displays: ")
+    assert "--mock-pins runs it without one" in err
