@@ -13,8 +13,8 @@ mode, the clock); the game and its clock start when a clock key is pressed.
 Keys (one map for every screen, :mod:`terminal_ui.shared.keys`): ``[`` or F1 is
 the left player's clock, ``]`` or F2 the right player's (``--keys`` changes them);
 ctrl+B shows the board, ctrl+T the high-contrast theme, F12 the help, ctrl+N the
-next game once this one is over; ctrl+Q quits (mid-game it asks first, and says
-how to resume).
+next game once this one is over; ctrl+Q quits (mid-game, or before both players
+have signed the result, it asks first, and says how to come back).
 """
 
 from __future__ import annotations
