@@ -27,6 +27,7 @@ picture of the modules, for the docs.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -52,6 +53,7 @@ __all__ = [
     "TIME_Y",
     "DeviceFactory",
     "Panel",
+    "PanelError",
     "dummy_devices",
     "hardware_devices",
     "link_state",
@@ -61,6 +63,8 @@ __all__ = [
     "segment_picture",
     "segment_text",
 ]
+
+log = logging.getLogger(__name__)
 
 OLED_SIZE = (128, 64)
 TIME_FONT: ImageFont.FreeTypeFont | ImageFont.ImageFont = ImageFont.load_default(size=32)
@@ -252,23 +256,62 @@ def segment_picture(image: Image.Image) -> Image.Image:
 # --- the devices ---------------------------------------------------------------------
 
 
+class PanelError(OSError):
+    """A display that cannot be opened; the message names it and what to check (an
+    OSError, as the bus's own failures are: one ``except OSError`` takes both)."""
+
+
 def hardware_devices(wiring: Wiring) -> list[Any]:
-    """The real displays: two OLEDs on I2C, or the MAX7219 chain on SPI."""
+    """The real displays: two OLEDs on I2C, or the MAX7219 chain on SPI.
+
+    Raises:
+        PanelError: A driver is not installed, or a display does not answer.
+    """
+    try:
+        return _hardware(wiring)
+    except ImportError as exc:
+        raise PanelError(
+            f"--display {wiring.display}: the {exc.name} module is not installed"
+            f" (pip install {exc.name}; docs/pi-clock.md)"
+        ) from None
+
+
+def _hardware(wiring: Wiring) -> list[Any]:
+    from luma.core.error import Error as LumaError
+
     if wiring.display in ("oled", "sh1106"):
         from luma.core.interface.serial import i2c
         from luma.oled.device import sh1106, ssd1306
 
         make = ssd1306 if wiring.display == "oled" else sh1106
         bus = wiring.oled.bus
-        return [make(i2c(port=bus, address=a)) for a in (wiring.oled.left, wiring.oled.right)]
+        devices = []
+        for side, address in (("left", wiring.oled.left), ("right", wiring.oled.right)):
+            try:
+                devices.append(make(i2c(port=bus, address=address)))
+            except (OSError, LumaError) as exc:
+                raise PanelError(
+                    f"--display {wiring.display}: the {side} display (I2C bus {bus},"
+                    f" address {address:#x}) does not answer: {exc}; turn I2C on"
+                    " (raspi-config), check the wiring (docs/pi-clock.md) or run with"
+                    " --display none"
+                ) from None
+        return devices
     if wiring.display == "max7219":
         from luma.core.interface.serial import noop, spi
         from luma.led_matrix.device import max7219
 
-        # noop: without it luma's spi claims GPIO24 and 25 (its DC and RESET) for
-        # itself, which are the right LED and the buzzer here
-        port = spi(port=wiring.max7219.port, device=wiring.max7219.device, gpio=noop())
-        return [max7219(port, cascaded=2)]
+        chain = wiring.max7219
+        try:
+            # noop: without it luma's spi claims GPIO24 and 25 (its DC and RESET) for
+            # itself, which are the right LED and the buzzer here
+            port = spi(port=chain.port, device=chain.device, gpio=noop())
+            return [max7219(port, cascaded=2)]
+        except (OSError, LumaError) as exc:
+            raise PanelError(
+                f"--display max7219: SPI{chain.port} CE{chain.device} cannot be opened:"
+                f" {exc}; turn SPI on (raspi-config) or run with --display none"
+            ) from None
     return []
 
 
@@ -297,6 +340,10 @@ class Panel:
         self.devices = list(devices)
         """The luma devices: two OLEDs (left, right), one MAX7219 chain, or none."""
         self._now = now_ms
+        self._sent: list[bytes | None] = [None] * len(self.devices)
+        self.refused = 0
+        """Frames a display refused (a loose wire: the clock goes on, and the frame is
+        sent again at the next show)."""
         self._pages: list[str] = []
         self._pages_since = 0
         self._online: bool | None = None
@@ -319,11 +366,25 @@ class Panel:
     def show(self, face: ClockFace) -> None:
         """Draw ``face`` on the displays (call it on every change and every refresh)."""
         if self.kind in ("oled", "sh1106"):
-            for side, device in enumerate(self.devices):
-                device.display(render_oled(face, side))
+            for side in range(len(self.devices)):
+                self._send(side, render_oled(face, side))
         elif self.kind == "max7219":
-            (device,) = self.devices
-            device.display(render_segments(segment_text(face, self._page(face))))
+            self._send(0, render_segments(segment_text(face, self._page(face))))
+
+    def _send(self, index: int, image: Image.Image) -> None:
+        # a frame over I2C takes ~25 ms: send only what changed (the time once a second)
+        frame = image.tobytes()
+        if frame == self._sent[index]:
+            return
+        try:
+            self.devices[index].display(image)
+        except OSError as exc:
+            self._sent[index] = None
+            self.refused += 1
+            if self.refused == 1 or self.refused % 100 == 0:
+                log.warning("display %d refused a frame (%d so far): %s", index, self.refused, exc)
+            return
+        self._sent[index] = frame
 
     def _page(self, face: ClockFace) -> str | None:
         """The MAX7219's page of words now, None when it shows the times."""

@@ -6,12 +6,23 @@ chain's digits as the segment bits luma's own mapper gives for the expected text
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import pytest
+from luma.core.device import dummy
 from luma.led_matrix.segment_mapper import dot_muncher
 from PIL import Image
 
 from firmware_bridge.device.firmware import ClockFirmware, Display
-from firmware_bridge.pi.panel import PAGE_MS, TIMES_MS, Panel, dummy_devices
+from firmware_bridge.pi.panel import (
+    PAGE_MS,
+    TIMES_MS,
+    Panel,
+    PanelError,
+    dummy_devices,
+    hardware_devices,
+)
 from firmware_bridge.pi.wiring import load_wiring
 from tests.support.pi_display import (
     bar_is_lit,
@@ -179,3 +190,50 @@ def test_no_display_draws_nothing() -> None:
     panel = Panel.open(load_wiring().with_display("none"), dummy_devices)
     panel.show(face())
     assert panel.images() == []
+
+
+def test_only_a_changed_frame_is_sent() -> None:
+    panel, now = oleds()
+    first = shown(panel, face(running=0))
+    now.ms += 300  # a refresh within the same second: the same pictures
+    again = shown(panel, face(running=0))
+    assert [a is b for a, b in zip(first, again, strict=True)] == [True, True]
+    after = shown(panel, face(1_499_000, running=0))
+    assert [a is b for a, b in zip(first, after, strict=True)] == [False, True]
+
+
+class LooseWire(dummy):  # type: ignore[misc]
+    """A display whose I2C transfers fail, as one does with a loose wire: the only way
+    to have that here is to raise what luma's i2c raises (OSError 121)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.loose = True
+
+    def display(self, image: Image.Image) -> None:
+        if self.loose:
+            raise OSError(121, "Remote I/O error")
+        super().display(image)
+
+
+def test_a_display_that_refuses_a_frame_does_not_stop_the_clock() -> None:
+    left, right = LooseWire(128, 64, mode="1"), dummy(128, 64, mode="1")
+    panel = Panel.open(load_wiring(), lambda _: [left, right])
+    panel.show(face(754_321, 600_000))
+    assert read_oled_time(right.image) == "10:00"
+    assert panel.refused == 1
+    left.loose = False  # the wire is pushed back: the same frame is sent again
+    panel.show(face(754_321, 600_000))
+    assert read_oled_time(left.image) == "12:34"
+
+
+@pytest.mark.skipif(Path("/dev/i2c-1").exists(), reason="a Pi: real displays may answer")
+@pytest.mark.parametrize("kind", ["oled", "max7219"])
+def test_a_display_that_is_not_there_is_one_line_naming_it(kind: str) -> None:
+    """The real luma drivers on a machine without I2C or SPI."""
+    with pytest.raises(PanelError) as caught:
+        hardware_devices(load_wiring().with_display(kind))
+    message = str(caught.value)
+    assert message.startswith(f"--display {kind}: ")
+    assert "--display none" in message or "pip install spidev" in message
+    assert "\n" not in message
