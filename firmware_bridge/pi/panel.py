@@ -222,14 +222,14 @@ def render_segments(text: str) -> Image.Image:
     return image
 
 
-_SEGMENTS = {  # bit: the segment's bar in a 20x34 digit cell
-    6: (4, 0, 16, 3),  # a
-    5: (16, 2, 19, 16),  # b
-    4: (16, 18, 19, 32),  # c
-    3: (4, 31, 16, 34),  # d
-    2: (1, 18, 4, 32),  # e
-    1: (1, 2, 4, 16),  # f
-    0: (4, 15, 16, 18),  # g
+_SEGMENTS = {  # bit: the segment's bar in a 20x34 digit cell, a pixel apart
+    6: (5, 0, 15, 2),  # a
+    5: (17, 3, 19, 15),  # b
+    4: (17, 19, 19, 31),  # c
+    3: (5, 32, 15, 34),  # d
+    2: (1, 19, 3, 31),  # e
+    1: (1, 3, 3, 15),  # f
+    0: (5, 16, 15, 18),  # g
 }
 
 
@@ -249,7 +249,7 @@ def segment_picture(image: Image.Image) -> Image.Image:
             colour = (255, 40, 30) if lit else (55, 25, 25)
             draw.rectangle((left + x0, pad + y0, left + x1, pad + y1), fill=colour)
         dot = (255, 40, 30) if byte & 0x80 else (55, 25, 25)
-        draw.rectangle((left + 21, pad + 31, left + 24, pad + 34), fill=dot)
+        draw.rectangle((left + 22, pad + 32, left + 24, pad + 34), fill=dot)
     return picture
 
 
