@@ -130,4 +130,5 @@ def apply(state: GameState, event: Event, t: int | None = None) -> GameState:
     ):
         # The appeal (NZASP 6.15.3) is heard before the game moves on.
         new = replace(new, verdict=None)
+    # The usual handlers stamp the time in their own copy of the state.
     return new if new.t == now else replace(new, t=now)

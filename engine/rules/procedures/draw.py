@@ -130,7 +130,11 @@ def _drawn(state: GameState, ev: TilesDrawn, t: int) -> GameState:
             f"{state.players[p]} draws {ev.count} provisional tiles during the hold",
         )
     return replace(
-        state, owed=set_pair(state.owed, p, owed - ev.count), last=new_last, rulings=rulings
+        state,
+        owed=set_pair(state.owed, p, owed - ev.count),
+        last=new_last,
+        rulings=rulings,
+        t=t,  # stamped here, not copied again by apply
     )
 
 

@@ -133,7 +133,9 @@ def _placed(state: GameState, ev: TilesPlaced, t: int) -> GameState:
         tiles=len(pl.new),
         unnamed=move.tiles.count("?"),
     )
-    return replace(state, composing=comp)
+    # Stamped with the event's time here, in the one copy of the state, so that apply
+    # need not copy it again to stamp it (every play of every replay).
+    return replace(state, composing=comp, t=t)
 
 
 def pressed(state: GameState, ev: ClockPressed, t: int) -> GameState:
@@ -236,6 +238,7 @@ def pressed(state: GameState, ev: ClockPressed, t: int) -> GameState:
         # counts zero scores (NZASP 8.1.3, IDN: "six consecutive zero scores").
         scoreless=state.scoreless + 1 if score == 0 and v.zero_play_scoreless else 0,
         history=history,
+        t=t,  # stamped here, not copied again by apply
     )
     disputed = (
         comp.declared is not None and comp.computed is not None and comp.declared != comp.computed
