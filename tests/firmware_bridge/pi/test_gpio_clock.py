@@ -193,6 +193,20 @@ async def test_a_bad_wiring_file_is_refused_in_one_line(tmp_path: Path) -> None:
     assert "\n" not in str(caught.value)
 
 
+def test_serve_runs_a_table_on_the_gpio_clock(tmp_path: Path) -> None:
+    """``rackclock serve --clock gpio:mock`` as a process: the clock opens in the
+    table's event loop, is online, and stops cleanly at ``quit``."""
+    log = tmp_path / "t.sqlite"
+    args = [RACKCLOCK, "serve", "--variant", "nzasp", "--log", str(log), "--clock", "gpio:mock"]
+    done = subprocess.run(
+        args, input="quit\n", capture_output=True, text=True, timeout=30, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    assert {"device": {"online": True, "id": "gpio", "reason": ""}} in lines
+    assert [row.type_name for row in log_rows(log)] == ["GameStarted"]
+
+
 def test_no_pins_here_is_refused_in_one_line(tmp_path: Path) -> None:
     """Without mock on a machine that is not a Pi, gpiozero finds no pins."""
     log = tmp_path / "t.sqlite"
