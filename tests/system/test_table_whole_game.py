@@ -62,7 +62,11 @@ def enter(term: Terminal, text: str) -> None:
 def test_a_whole_game_at_the_table_fits_the_terminal(tmp_path: Path, size: tuple[int, int]) -> None:
     log = tmp_path / "game.sqlite"
     with tmux_terminal(tmp_path, size=size) as term:
-        term.start(f"{RACKCLOCK} table --players '{ANN},{BEN}' --log {log}")
+        # pytest-xdist's workers export COLUMNS=80 and LINES=24, which the app would
+        # take for its size (shutil.get_terminal_size reads them first): the window's
+        # own size is the test's
+        table = f"{RACKCLOCK} table --players '{ANN},{BEN}' --log {log}"
+        term.start(f"env -u COLUMNS -u LINES {table}")
         screen = term.wait_for("A new game", "25:00 each")
         if size[1] >= 40:  # at 24 lines the start screen covers the clocks
             # behind it, both clocks read the game's starting time, not 0:00
