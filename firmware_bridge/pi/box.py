@@ -31,12 +31,10 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from engine.clocktext import clock_text
 from firmware_bridge.device.firmware import ClockFirmware, Display
 from firmware_bridge.device.mqtt_device import run_mqtt
 from firmware_bridge.device.serial_runner import run_serial
 from firmware_bridge.pi.buttons import BOUNCE_MS, HALT_MS, Buttons
-from firmware_bridge.pi.face import running_side
 from firmware_bridge.pi.lights import Lights
 from firmware_bridge.pi.panel import DeviceFactory, Panel
 from firmware_bridge.pi.wiring import Wiring
@@ -63,12 +61,6 @@ POWER_OFF = "POWER OFF"
 """The text line once the halt action has been started."""
 POWER_OFF_FAILED = "POWER OFF FAILED"
 """The text line when the halt action failed (the clock goes on)."""
-
-
-def _drawn(face: Display) -> tuple[object, ...]:
-    """What an OLED draws of ``face``: the times as shown, not to the millisecond."""
-    shown = tuple(clock_text(ms) for ms in face.remaining_ms)
-    return (shown, running_side(face), face.paused, face.text, face.host_online)
 
 
 def power_off() -> None:
@@ -121,7 +113,6 @@ class PiClock:
         """A line of the clock's own over the table's text (the halt's), "" for none."""
         self._loop: asyncio.AbstractEventLoop | None = None
         self._halting: asyncio.Task[None] | None = None
-        self._drawn: tuple[object, ...] | None = None  # what the OLEDs show
         self.panel = Panel.open(wiring, device_factory, now_ms=now)
         """The two displays."""
         self.lights = Lights(wiring, pin_factory=pin_factory, now_ms=now)
@@ -153,14 +144,7 @@ class PiClock:
     def _show(self, display: Display) -> None:
         face = dataclasses.replace(display, text=self.notice) if self.notice else display
         self.lights.show(face)
-        # An OLED takes a whole frame per draw (1 KB over I2C: 25 ms at 400 kHz, 100 ms
-        # at 100 kHz, on the loop): draw it only when what it shows changed, about once
-        # a second while a clock runs. The MAX7219's pages turn with time alone, and
-        # its frame is 16 bytes: it is drawn every time.
-        drawn = _drawn(face)
-        if drawn != self._drawn or self.panel.kind == "max7219":
-            self._drawn = drawn
-            self.panel.show(face)
+        self.panel.show(face)  # it sends a display only a frame that changed
 
     def refresh(self) -> None:
         """Redraw the running time, end a beep, check pause's hold (every :data:`REFRESH_S`)."""
