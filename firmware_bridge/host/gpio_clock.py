@@ -32,13 +32,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gpiozero import GPIOZeroError, PinFactoryFallback
+from gpiozero.pins.mock import MockFactory
+
 from clock.device.core import ClockCore
 from clock.device.interface import DeviceEvent, DeviceOnline, PausePressed, SidePressed
 from clock.timeline import Timeline
 from firmware_bridge.pi.buttons import Buttons
 from firmware_bridge.pi.lights import Lights
-from firmware_bridge.pi.panel import DeviceFactory, Panel
-from firmware_bridge.pi.wiring import Wiring
+from firmware_bridge.pi.panel import DeviceFactory, Panel, dummy_devices
+from firmware_bridge.pi.wiring import Wiring, load_wiring
 
 __all__ = ["DEVICE_ID", "REFRESH_MS", "Face", "GpioClock", "open_gpio_clock"]
 
@@ -249,21 +252,12 @@ def open_gpio_clock(
         ValueError: The wiring cannot be used, or there are no such pins or displays
             here (not a Pi, I2C or SPI off, a display not answering), in one line.
     """
-    from firmware_bridge.pi.wiring import load_wiring
-
     wiring = load_wiring(wiring_file)
     if display is not None:
         wiring = wiring.with_display(display)
-    from gpiozero import GPIOZeroError, PinFactoryFallback
-    from luma.core.error import Error as LumaError
-
     pin_factory: Any = None
     device_factory: DeviceFactory | None = None
     if mock:
-        from gpiozero.pins.mock import MockFactory
-
-        from firmware_bridge.pi.panel import dummy_devices
-
         pin_factory, device_factory = MockFactory(), dummy_devices
     try:
         with warnings.catch_warnings():
@@ -279,8 +273,5 @@ def open_gpio_clock(
             )
     except GPIOZeroError as exc:
         raise ValueError(f"no GPIO pins here ({exc}); on a laptop, try gpio:mock") from None
-    except (LumaError, OSError) as exc:
-        raise ValueError(
-            f"the {wiring.display} displays do not answer ({exc}): check their wiring, that"
-            " I2C (or SPI) is on (docs/pi-clock.md), or display=none"
-        ) from None
+    except OSError as exc:  # a display that does not answer: the panel's one line says which
+        raise ValueError(str(exc)) from None

@@ -243,6 +243,6 @@ def test_without_the_pi_extra_gpio_is_refused_saying_what_to_install(tmp_path: P
     (line,) = done.stdout.splitlines()
     assert json.loads(line)["error"] == (
         "cannot open clock 'gpio:mock': the gpio clock needs the Pi's libraries"
-        " (PIL is not installed): pip install 'rackclock[pi]'"
+        " (gpiozero is not installed): pip install 'rackclock[pi]'"
     )
     assert not log.exists()
