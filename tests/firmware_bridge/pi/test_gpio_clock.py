@@ -18,12 +18,14 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from gpiozero.pins.mock import MockFactory
 
 from clock.table.session import SessionError, TableSession, TableSpec
 from clock.timeline import FakeTimeline
 from engine.clocktext import clock_text
 from firmware_bridge.host.gpio_clock import GpioClock
 from firmware_bridge.host.transports import TRANSPORTS, GpioSpec
+from firmware_bridge.pi.panel import dummy_devices
 from firmware_bridge.pi.wiring import load_wiring
 from firmware_bridge.table_setup import open_table
 from tests.helpers import settle
@@ -191,6 +193,19 @@ async def test_a_bad_wiring_file_is_refused_in_one_line(tmp_path: Path) -> None:
         open_table(spec, timeline=FakeTimeline(0))
     assert str(caught.value).startswith(f"cannot open clock 'gpio:wiring={wiring},mock': wiring")
     assert "\n" not in str(caught.value)
+
+
+async def test_displays_that_do_not_answer_let_the_pins_go() -> None:
+    """Mock pins, the real displays (there is no I2C bus here): the panel's error, and
+    every pin taken is free again, so the clock can be opened once the displays are."""
+    pins = MockFactory()
+    with pytest.raises(OSError, match="does not answer"):
+        GpioClock(FakeTimeline(0), WIRING, initial_ms=60_000, pin_factory=pins)
+    clock = GpioClock(
+        FakeTimeline(0), WIRING, initial_ms=60_000, pin_factory=pins, device_factory=dummy_devices
+    )
+    assert shown(clock) == ("1:00", "1:00")
+    await clock.close()
 
 
 def test_serve_runs_a_table_on_the_gpio_clock(tmp_path: Path) -> None:
