@@ -185,13 +185,13 @@ def _event(line: Turn, nick: str, total: int) -> Event | None:
 
 
 def _with_pragmas(ev: Event, more: tuple[Pragma, ...]) -> Event:
-    return dataclasses.replace(ev, pragmas=(*ev.pragmas, *more))
+    return msgspec.structs.replace(ev, pragmas=(*ev.pragmas, *more))
 
 
 def _rescored(ev: Event, delta: int, total_delta: int | None = None) -> Event:
     """``ev`` with its score moved by ``delta`` and its total by ``total_delta``
     (``delta`` by default): a settled score, or a later line of the same player."""
-    return dataclasses.replace(
+    return msgspec.structs.replace(
         ev,
         score=ev.score + delta,
         cumulative=ev.cumulative + (delta if total_delta is None else total_delta),
@@ -303,7 +303,7 @@ def to_gcg(state: GameState, *, title: str = "") -> GameRecord:
         if ev.kind is EventKind.PLACEMENT:
             assert ev.move is not None
             written, empty_bag = table.play(line.player, ev.move)
-            ev = dataclasses.replace(ev, move=written)
+            ev = msgspec.structs.replace(ev, move=written)
             if empty_bag:
                 drew_nothing.add(len(events))
         elif ev.kind is EventKind.WITHDRAWN:
@@ -315,7 +315,9 @@ def to_gcg(state: GameState, *, title: str = "") -> GameRecord:
         events = _zero_end_rack(events, state, nicks, totals, ts.distribution())
     # An unfinished game simply stops (#incomplete is not a pragma every reader knows).
     racks = known_racks(events, nicks, drew_nothing)
-    events = [dataclasses.replace(ev, rack=rack) for ev, rack in zip(events, racks, strict=True)]
+    events = [
+        msgspec.structs.replace(ev, rack=rack) for ev, rack in zip(events, racks, strict=True)
+    ]
     # The racks deducted at a cutoff showed the racks; they are not written (above).
     events = [ev for i, ev in enumerate(events) if i not in unwritten]
     if res is not None and (res.reason in _STATED or cutoff) and events:
@@ -447,7 +449,7 @@ def stand_ins(
                 Pragma(UNKNOWN_RACK_PRAGMA, stand_in),
             )
             written = rack_string(_tiles(ev.rack + stand_in))
-            ev = _with_pragmas(dataclasses.replace(ev, rack=written), marked)
+            ev = _with_pragmas(msgspec.structs.replace(ev, rack=written), marked)
         if ev.rack:
             last_rack[ev.nick] = _tiles(ev.rack)
         out.append(ev)
@@ -485,7 +487,7 @@ def _stand_in_exchange(ev: Event, count: int, free: Counter[str]) -> Event:
         Pragma(UNKNOWN_RACK_PRAGMA, tiles),
     )
     return _with_pragmas(
-        dataclasses.replace(ev, kind=EventKind.EXCHANGE, rack=tiles, exchanged=tiles), marked
+        msgspec.structs.replace(ev, kind=EventKind.EXCHANGE, rack=tiles, exchanged=tiles), marked
     )
 
 

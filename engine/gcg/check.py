@@ -20,11 +20,12 @@ the bag that allow an exchange.
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+import msgspec
 
 from engine.equipment.board import EMPTY, Board
 from engine.equipment.rack import is_subrack, leave, parse_rack, rack_string, take_tiles
@@ -590,7 +591,7 @@ def _as_exchange(ev: Event) -> Event:
     """A pass carrying :data:`EXCHANGE_PRAGMA`, read back as the exchange it was."""
     for pragma in ev.pragmas:
         if pragma.name == EXCHANGE_PRAGMA and (count := _count(pragma.value)) is not None:
-            return dataclasses.replace(ev, kind=EventKind.EXCHANGE, exchange_count=count)
+            return msgspec.structs.replace(ev, kind=EventKind.EXCHANGE, exchange_count=count)
     return ev
 
 
@@ -610,8 +611,8 @@ def _counted_exchange(ev: Event) -> Event:
     counts = (_count(p.value) for p in ev.pragmas if p.name == EXCHANGE_PRAGMA)
     count = next((n for n in counts if n is not None), None)
     if count is None:  # no count it can read: a pass, as _as_exchange reads one
-        return dataclasses.replace(ev, kind=EventKind.PASS, rack="", exchanged="")
-    return dataclasses.replace(ev, exchange_count=count, rack="", exchanged="")
+        return msgspec.structs.replace(ev, kind=EventKind.PASS, rack="", exchanged="")
+    return msgspec.structs.replace(ev, exchange_count=count, rack="", exchanged="")
 
 
 def _unknown_rack(ev: Event) -> Event:
@@ -621,10 +622,10 @@ def _unknown_rack(ev: Event) -> Event:
         if pragma.name != UNKNOWN_RACK_PRAGMA:
             continue
         if ev.kind is EventKind.PASS:
-            return dataclasses.replace(ev, rack="")
+            return msgspec.structs.replace(ev, rack="")
         tile = pragma.value.strip()
         if tile and tile in ev.rack:
-            return dataclasses.replace(ev, rack=ev.rack.replace(tile, "", 1))
+            return msgspec.structs.replace(ev, rack=ev.rack.replace(tile, "", 1))
     return ev
 
 

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import codecs
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+
+from msgspec.structs import replace
 
 from engine.errors import GcgError, NotationError
 from engine.gcg.record import Event, EventKind, GameRecord, Player, Pragma

@@ -11,6 +11,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
+import msgspec
+
 from engine.play.notation import Move
 
 __all__ = ["Event", "EventKind", "GameRecord", "Player", "Pragma"]
@@ -60,9 +62,12 @@ class Player:
     """The full name (may be empty)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
+class Event(msgspec.Struct, frozen=True):
     """One event line."""
+
+    # A msgspec record, not a frozen dataclass: one is built for every line of every
+    # file read, and a frozen dataclass's constructor of twelve fields costs ten times
+    # as much.
 
     kind: EventKind
     """What the line records."""
@@ -86,8 +91,19 @@ class Event:
     """Anything after the cumulative score, normalised to single spaces."""
     pragmas: tuple[Pragma, ...] = ()
     """Notes and other pragmas that follow this line, in order."""
-    line: int = field(default=0, compare=False)
-    """1-based line in the source file."""
+    line: int = 0
+    """1-based line in the source file; no part of the event's equality or hash."""
+
+    def _identity(self) -> tuple[object, ...]:
+        return msgspec.structs.astuple(self)[:-1]  # every field but ``line``, the last
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Event):
+            return NotImplemented
+        return self._identity() == other._identity()
+
+    def __hash__(self) -> int:
+        return hash(self._identity())
 
     @property
     def notes(self) -> tuple[str, ...]:

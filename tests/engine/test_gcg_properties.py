@@ -23,6 +23,7 @@ from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from msgspec import structs
 
 from clock.user_files import check_file
 from engine.gcg import (
@@ -107,15 +108,15 @@ def decorated_games(draw: st.DrawFn) -> GameRecord:
         names = [draw(_value(alphabet)) for _ in nicks]
         players = tuple(Player(n, full) for n, full in zip(nicks, names, strict=True))
     renamed = {old.nick: new.nick for old, new in zip(record.players, players, strict=True)}
-    events = [replace(ev, nick=renamed[ev.nick]) for ev in record.events]
+    events = [structs.replace(ev, nick=renamed[ev.nick]) for ev in record.events]
     n = len(events)
     annotation = st.lists(st.text(alphabet, min_size=1, max_size=8), min_size=1, max_size=4)
     for i, words in draw(st.lists(st.tuples(st.integers(0, n - 1), annotation), max_size=3)):
-        events[i] = replace(events[i], annotation=" ".join(words))
+        events[i] = structs.replace(events[i], annotation=" ".join(words))
     for i, extra in draw(
         st.lists(st.tuples(st.integers(0, n - 1), _pragmas(alphabet, header=False)), max_size=4)
     ):
-        events[i] = replace(events[i], pragmas=events[i].pragmas + tuple(extra))
+        events[i] = structs.replace(events[i], pragmas=events[i].pragmas + tuple(extra))
     header = tuple(draw(_pragmas(alphabet, header=True)))
     return GameRecord(players, header, tuple(events), "UTF-8" if utf8 else "ISO-8859-1")
 
@@ -202,7 +203,7 @@ def test_corrupted_total_is_reported_at_its_line(seed: int, data: st.DataObject)
     i = data.draw(st.integers(0, len(record.events) - 1), label="event")
     k = data.draw(st.integers(-60, 60).filter(lambda x: x != 0), label="k")
     events = list(record.events)
-    events[i] = replace(events[i], cumulative=events[i].cumulative + k)
+    events[i] = structs.replace(events[i], cumulative=events[i].cumulative + k)
     text = write_gcg(replace(record, events=tuple(events)))
     parsed = parse_gcg(text.encode(record.encoding))
     assert parsed.errors == ()

@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.errors import EngineError, NotationError
+from engine.gcg.record import Event, EventKind
 from engine.play.notation import Move, Position, parse_move, parse_position
 
 
@@ -159,3 +160,15 @@ def test_every_square_round_trips() -> None:
             for across in (True, False):
                 p = Position(row, col, across)
                 assert parse_position(p.gcg()) == p
+
+
+def test_a_gcg_events_line_number_is_not_part_of_the_event() -> None:
+    """The same line read at another place in a file is the same event (a record read
+    back equals the record written), hashed alike; any other field tells two apart."""
+    move = parse_move("8D WINDY")
+    here = Event(EventKind.PLACEMENT, "ann", "DINWY", 30, 30, move=move, line=3)
+    there = Event(EventKind.PLACEMENT, "ann", "DINWY", 30, 30, move=move, line=9)
+    assert here == there
+    assert hash(here) == hash(there)
+    assert here != Event(EventKind.PLACEMENT, "ann", "DINWY", 30, 31, move=move, line=3)
+    assert here != Event(EventKind.PLACEMENT, "ann", "DINWY", 30, 30, line=3)
