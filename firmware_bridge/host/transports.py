@@ -40,6 +40,7 @@ from clock.device.clock_spec import (
     ClockSpecError,
     Transport,
 )
+from firmware_bridge.pi import PI_EXTRA
 
 if TYPE_CHECKING:
     from clock.device.interface import ClockDevice
@@ -48,7 +49,6 @@ if TYPE_CHECKING:
 __all__ = [
     "GPIO",
     "MQTT",
-    "PI_EXTRA",
     "SERIAL",
     "TRANSPORTS",
     "GpioSpec",
@@ -58,9 +58,6 @@ __all__ = [
     "parse_mqtt",
     "parse_serial",
 ]
-
-PI_EXTRA = "pip install 'rackclock[pi]'"
-"""What installs the Pi's libraries (gpiozero, luma) for the gpio clock."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,3 +15,8 @@ imports it when a command starts, so a laptop without the extra runs every other
 command. The pins and displays come in from outside (a gpiozero pin factory, a luma
 device factory): tests pass gpiozero's MockFactory and luma's dummy device.
 """
+
+__all__ = ["PI_EXTRA"]
+
+PI_EXTRA = "pip install 'rackclock[pi]'"
+"""What installs the Pi's libraries (gpiozero, luma): every refusal for want of them says it."""

@@ -24,6 +24,7 @@ import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from firmware_bridge.pi import PI_EXTRA
 from terminal_ui.cli.emulate import QUIT_FLUSH_S, command_lines, parse_command
 
 if TYPE_CHECKING:
@@ -31,10 +32,8 @@ if TYPE_CHECKING:
     from firmware_bridge.pi.box import PiClock
     from firmware_bridge.pi.wiring import Wiring
 
-__all__ = ["EXTRA_HINT", "register", "run"]
+__all__ = ["register", "run"]
 
-EXTRA_HINT = "pip install 'rackclock[pi]'"
-"""What to install for the Pi clock's libraries."""
 PRESS_S = 0.05
 """How long a mock button is held down for one press (longer than a bounce)."""
 
@@ -109,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
     err = sys.stderr
     missing = _missing_extra()
     if missing is not None:
-        err.write(f"rackclock pi-clock: the Pi clock needs {missing}: {EXTRA_HINT}\n")
+        err.write(f"rackclock pi-clock: the Pi clock needs {missing}: {PI_EXTRA}\n")
         return 2
     from firmware_bridge.pi.wiring import WiringError, load_wiring
 

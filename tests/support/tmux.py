@@ -147,7 +147,13 @@ def tmux_terminal(data: Path, size: tuple[int, int] = (80, 24)) -> Iterator[Term
     """A fresh tmux server (not the one a test may run in) whose data directory
     (``XDG_DATA_HOME``) is ``data``; stopped, with everything in it, at the end."""
     exe = require_tmux()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TMUX")}
+    # COLUMNS/LINES (pytest-xdist's workers set 80x24) would size a Textual app
+    # before the window does: every app here takes the tmux window's real size.
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith("TMUX") and k not in ("COLUMNS", "LINES")
+    }
     env["XDG_DATA_HOME"] = str(data)
     term = Terminal(exe, env, size=size)
     try:
