@@ -54,21 +54,28 @@ class ClockCore:
         """Both times shown now."""
         return (self.remaining(0), self.remaining(1))
 
-    def _freeze(self) -> None:
-        now = self._now()
+    def _freeze(self, at_ms: int | None = None) -> None:
+        # A press stamped at its button's edge (``at_ms``) may reach the core after a
+        # later change (a SET): it never counts before the last change.
+        now = self._now() if at_ms is None else max(at_ms, self.since_ms)
         if self.running is not None and not self.paused:
             self.used_ms[self.running] += now - self.since_ms
         self.since_ms = now
 
-    def press(self, side: int) -> bool:
-        """Player ``side`` presses their button; returns whether the running side switched."""
+    def press(self, side: int, at_ms: int | None = None) -> bool:
+        """Player ``side`` presses their button; returns whether the running side switched.
+
+        ``at_ms``: when the button went down, on this clock's counter, when the press is
+        handled later than that (a Pi's button thread hands it to the event loop);
+        by default now.
+        """
         if side not in (0, 1):
             raise ValueError(f"side must be 0 or 1, got {side!r}")
         if self.paused and self.running is not None:
             return False  # stopped by the host with a side named: only the host resumes
         if not self.paused and self.running not in (side, None):
             return False  # the opponent's clock already runs
-        self._freeze()
+        self._freeze(at_ms)
         self.running = 1 - side
         self.paused = False
         return True

@@ -208,14 +208,24 @@ class ClockFirmware:
         self.emit(msg)
 
     # --- buttons -------------------------------------------------------------------
-    def press(self, side: int) -> Press:
-        """Player ``side`` ends their turn: the other side runs at once, then PRESS goes out."""
+    def press(self, side: int, at_ms: int | None = None) -> Press:
+        """Player ``side`` ends their turn: the other side runs at once, then PRESS goes out.
+
+        ``at_ms``: when the button went down (:meth:`now_ms`), if the press is handled
+        later; the PRESS carries that instant and the clock switches at it.
+        """
         if side not in (0, 1):
             raise ValueError(f"side must be 0 or 1, got {side}")
-        shown = self.core.shown()
-        self.core.press(side)
+        before = self.core.shown()
+        if self.core.press(side, at_ms):
+            # the times at the press itself: both sides stopped at that instant
+            core = self.core
+            shown = (core.initial_ms - core.used_ms[0], core.initial_ms - core.used_ms[1])
+            at = core.since_ms
+        else:
+            shown, at = before, self.now_ms()
         self.presses += 1
-        msg = Press(0, side, self.device_ms(), shown if self.device_authoritative else None)
+        msg = Press(0, side, at & 0xFFFFFFFF, shown if self.device_authoritative else None)
         self._changed()
         self._send(msg)
         return msg

@@ -4,8 +4,9 @@ runs the emulated one (the same firmware, the same runners).
 
 - The buttons press the firmware: gpiozero calls back on its own pin thread, so a
   press is handed to the event loop (``call_soon_threadsafe``) and the firmware only
-  ever runs on the loop. :meth:`ClockFirmware.press` reads its own clock, so a press
-  counts when the loop takes it, normally well under a millisecond after the edge.
+  ever runs on the loop. The press is stamped on the pin thread, at the button's
+  edge, and the firmware switches at that instant and sends it in the PRESS, however
+  long a display's frame kept the loop busy.
 - The firmware's listeners drive the lights and the panel on every change (a press
   switches the display at once, before the table answers), and a refresh every
   :data:`REFRESH_S` redraws the running time, ends a beep, turns the MAX7219's pages
@@ -161,7 +162,8 @@ class PiClock:
             loop.call_soon_threadsafe(action)
 
     def _side_pressed(self, side: int) -> None:
-        self._to_loop(lambda: self.fw.press(side))
+        at = self.fw.now_ms()  # the button's edge, not when the loop gets to it
+        self._to_loop(lambda: self.fw.press(side, at))
 
     def _pause_pressed(self) -> None:
         self._to_loop(self.fw.pause)

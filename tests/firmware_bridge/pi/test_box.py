@@ -130,6 +130,19 @@ async def test_a_button_on_a_pin_presses_the_firmware_on_the_loop() -> None:
         assert rig.shows(Display((60_000, 54_800), 1, False, "", 0, False))
 
 
+async def test_a_press_counts_at_the_button_edge_not_when_the_loop_takes_it() -> None:
+    async with running(Rig()) as rig:
+        edge = rig.time.ms
+        rig.pins.pin(LEFT).drive_low()  # handed to the loop, which is busy (a frame)
+        rig.time.ms += 300
+        await turn()
+        assert isinstance(rig.sent[0], Press)
+        assert rig.sent[0].device_ms == edge
+        # side 1 has run since the edge, not since the loop took the press
+        assert rig.clock.fw.remaining(1) == 60_000 - 300
+        rig.pins.pin(LEFT).drive_high()
+
+
 async def test_a_bounce_is_not_a_second_press() -> None:
     async with running(Rig()) as rig:
         pin = rig.pins.pin(LEFT)
