@@ -57,8 +57,33 @@ from engine.rules.state import GameState, Phase
 
 __all__ = ["advance", "apply", "next_deadline"]
 
-_KEEP_VERDICT = (Neutralized, Resumed, TimeChecked, ServiceRestarted, Adjusted, VerdictAppealed)
+# Sets of event types, tested by the event's exact type (no event type subclasses
+# another): on every event, a set lookup costs less than isinstance over a tuple.
+_KEEP_VERDICT = frozenset(
+    {Neutralized, Resumed, TimeChecked, ServiceRestarted, Adjusted, VerdictAppealed}
+)
 """Events that leave a verdict open to appeal (calling the referee stops the clock)."""
+
+_AFTER_OVER = frozenset({Adjusted, TimeChecked, ServiceRestarted, Signed, TurnCorrected})
+"""Events a game that is over still takes."""
+
+_AFTER_END = frozenset(
+    {
+        EndRacks,
+        Adjusted,
+        TimeChecked,
+        Neutralized,
+        Resumed,
+        Resigned,
+        Forfeited,
+        ServiceRestarted,
+        TurnScored,
+        TurnCorrected,
+        ResultDeclared,
+        VerdictAppealed,
+    }
+)
+"""Events a game awaiting its end racks still takes."""
 
 _HANDLERS: dict[type, Callable[[GameState, Any, int], GameState]] = {
     **turn.HANDLERS,
@@ -87,47 +112,27 @@ def apply(state: GameState, event: Event, t: int | None = None) -> GameState:
     if isinstance(event, GameStarted):
         check_authority(state, event)
         return turn.start(state, event, now)
+    kind = type(event)
     if state.phase is Phase.NOT_STARTED or state.variant is None:
-        raise Refusal(f"{type(event).__name__} before the game started", LOG_RULE)
+        raise Refusal(f"{kind.__name__} before the game started", LOG_RULE)
     state = advance(state, now)
     check_authority(state, event)
-    if state.phase is Phase.OVER and not isinstance(
-        event, (Adjusted, TimeChecked, ServiceRestarted, Signed, TurnCorrected)
-    ):
+    phase = state.phase
+    if phase is Phase.OVER and kind not in _AFTER_OVER:
         raise Refusal(f"the game is over ({state.end_reason})", rule(state, "end_rule"))
-    if state.phase is Phase.END_RACKS and not isinstance(
-        event,
-        (
-            EndRacks,
-            Adjusted,
-            TimeChecked,
-            Neutralized,
-            Resumed,
-            Resigned,
-            Forfeited,
-            ServiceRestarted,
-            TurnScored,
-            TurnCorrected,
-            ResultDeclared,
-            VerdictAppealed,
-        ),
-    ):
+    if phase is Phase.END_RACKS and kind not in _AFTER_END:
         raise Refusal(
             "the game is over: enter the tiles left on the racks", rule(state, "going_out_factor")
         )
     try:
-        new = _HANDLERS[type(event)](state, event, now)
+        new = _HANDLERS[kind](state, event, now)
     except Refusal:
         raise
     except EngineError as exc:
         # Any other input error (a blank named with a letter the set lacks...) is a
         # refusal too: the command is not taken and the table goes on.
         raise Refusal(str(exc), rule(state, "placement_rule")) from None
-    if (
-        new.verdict is not None
-        and new.verdict is state.verdict
-        and not isinstance(event, _KEEP_VERDICT)
-    ):
+    if new.verdict is not None and new.verdict is state.verdict and kind not in _KEEP_VERDICT:
         # The appeal (NZASP 6.15.3) is heard before the game moves on.
         new = replace(new, verdict=None)
     # The usual handlers stamp the time in their own copy of the state.
