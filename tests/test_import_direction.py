@@ -48,8 +48,16 @@ FORBIDDEN_PREFIXES: dict[str, tuple[str, ...]] = {
         "firmware_bridge.venue",
         TOP,
     ),
-    "firmware_bridge.host": ("firmware_bridge.device", "firmware_bridge.venue", TOP),
-    "firmware_bridge.device": ("firmware_bridge.venue", TOP),
+    # the Pi's parts (wiring, buttons, lights, panel) serve both sides of a clock: the
+    # host's gpio clock may use them, never the Pi's box, which stands on the device side
+    "firmware_bridge.host": (
+        "firmware_bridge.device",
+        "firmware_bridge.venue",
+        "firmware_bridge.pi.box",
+        TOP,
+    ),
+    "firmware_bridge.device": ("firmware_bridge.venue", "firmware_bridge.pi", TOP),
+    "firmware_bridge.pi": ("firmware_bridge.host", "firmware_bridge.venue", TOP),
     "firmware_bridge.venue": ("firmware_bridge.host", "firmware_bridge.device", TOP),
 }
 """Within a package: a subpackage that must not import another."""
@@ -232,6 +240,24 @@ def test_the_detector_catches_each_floor_inside_firmware_bridge() -> None:
         "d.py:4: firmware_bridge.device imports firmware_bridge",
     ]
     assert violations("firmware_bridge.table_setup", source, "t.py") == []
+
+
+def test_the_pi_parts_serve_both_sides_but_the_host_never_stands_on_the_box() -> None:
+    source = (
+        "from firmware_bridge.pi.buttons import Buttons\n"
+        "from firmware_bridge.pi.box import PiClock\n"
+        "from firmware_bridge.host.serial_clock import SerialClock\n"
+    )
+    assert violations("firmware_bridge.host.gpio_clock", source, "h.py") == [
+        "h.py:2: firmware_bridge.host imports firmware_bridge.pi.box",
+    ]
+    assert violations("firmware_bridge.device.firmware", source, "d.py") == [
+        "d.py:1: firmware_bridge.device imports firmware_bridge.pi.buttons",
+        "d.py:2: firmware_bridge.device imports firmware_bridge.pi.box",
+    ]
+    assert violations("firmware_bridge.pi.panel", source, "p.py") == [
+        "p.py:3: firmware_bridge.pi imports firmware_bridge.host.serial_clock",
+    ]
 
 
 def test_no_subpackage_imports_the_table_setup() -> None:
