@@ -85,6 +85,10 @@ _AFTER_END = frozenset(
 )
 """Events a game awaiting its end racks still takes."""
 
+# Read once: in CPython 3.11 reading an enum member from its class costs three times
+# a module global, and apply reads these on every event.
+_NOT_STARTED, _OVER, _END_RACKS = Phase.NOT_STARTED, Phase.OVER, Phase.END_RACKS
+
 _HANDLERS: dict[type, Callable[[GameState, Any, int], GameState]] = {
     **turn.HANDLERS,
     **challenge.HANDLERS,
@@ -113,14 +117,14 @@ def apply(state: GameState, event: Event, t: int | None = None) -> GameState:
         check_authority(state, event)
         return turn.start(state, event, now)
     kind = type(event)
-    if state.phase is Phase.NOT_STARTED or state.variant is None:
+    if state.phase is _NOT_STARTED or state.variant is None:
         raise Refusal(f"{kind.__name__} before the game started", LOG_RULE)
     state = advance(state, now)
     check_authority(state, event)
     phase = state.phase
-    if phase is Phase.OVER and kind not in _AFTER_OVER:
+    if phase is _OVER and kind not in _AFTER_OVER:
         raise Refusal(f"the game is over ({state.end_reason})", rule(state, "end_rule"))
-    if phase is Phase.END_RACKS and kind not in _AFTER_END:
+    if phase is _END_RACKS and kind not in _AFTER_END:
         raise Refusal(
             "the game is over: enter the tiles left on the racks", rule(state, "going_out_factor")
         )
