@@ -54,13 +54,17 @@ class StartScreen(ModalScreen[None]):
     }
     """
 
-    def __init__(self, lines: list[tuple[str, str]], starts: str, key: str, time: str) -> None:
+    def __init__(
+        self, lines: list[tuple[str, str]], starts: str, key: str, time: str, rules: str
+    ) -> None:
         super().__init__()
         self.lines = lines
         self.starts = starts
         self.key = key
         self.time = time
         """The clocks' reading before the game starts: its variant's initial time."""
+        self.rules = rules
+        """The game's variant by its name (a variant file's own, not its path)."""
         # Set at the first clock key: the game is being started. A second key before
         # this screen closes must not become a press after GameStarted, which would
         # end the starting player's first turn at once.
@@ -153,7 +157,7 @@ def start_screen(spec: TableSpec, clock: ClockSpec, clock_keys: tuple[str, str])
         place = f"round {spec.round}" + (f", division {spec.division}" if spec.division else "")
         lines.insert(0, ("Event", place + (f", table {spec.table}" if spec.table else "")))
     either = " or ".join(key_label(k).split(" / ")[0] for k in clock_keys)
-    return StartScreen(lines, spec.players[spec.first], either, time)
+    return StartScreen(lines, spec.players[spec.first], either, time, variant.name)
 
 
 def next_game(spec: TableSpec) -> TableSpec:

@@ -112,6 +112,8 @@ class TableApp(StartsGames):
         """The next round's game assigned to this table, not started yet."""
         self._offer_shown: Assignment | None = None
         self._adjudicating = False
+        self._rules: str | None = None
+        """The rules the header names (:meth:`show_rules`)."""
         self._keep_refusal = False
         """A refusal is on the feedback line: it stays until the next keystroke."""
         self.ticker = Ticker(
@@ -152,8 +154,22 @@ class TableApp(StartsGames):
         # The newest moves and rulings are at the bottom: keep them in view.
         for pane in self.query(VerticalScroll):
             pane.anchor()
-        self.sub_title = f"{self.config.variant} | log {self.config.log}"
+        self.sub_title = f"log {self.config.log}"  # the rules once the log is open
         self.run_service()
+
+    def show_rules(self) -> None:
+        """The header names the rules of the game shown: the start screen's game, else
+        the log's (a resumed log keeps its own, not the command line's ``--variant``),
+        by the variant's name (a variant file's own name, not its path). It is set only
+        when they change (the snapshot tests shorten the log's path in it once)."""
+        rules = None
+        if self._start is not None:
+            rules = self._start.rules
+        elif self.state.variant is not None:
+            rules = self.state.variant.name
+        if rules is not None and rules != self._rules:
+            self._rules = rules
+            self.sub_title = f"{rules} | log {self.config.log}"
 
     # --- the service -----------------------------------------------------------------------
     @work(exclusive=True, group="service", exit_on_error=True)
@@ -197,6 +213,7 @@ class TableApp(StartsGames):
         if self.session is None:  # shown only once the table is up
             return
         self._start = start_screen(spec, self.session.clock, self.config.clock_keys)
+        self.show_rules()
         self.draw_clocks()
         self.push_screen(self._start)
 
@@ -270,6 +287,7 @@ class TableApp(StartsGames):
 
     def draw(self) -> None:
         st = self.state
+        self.show_rules()
         self.draw_clocks()
         self.ticker.arm()
         phase = st.describe_phase()

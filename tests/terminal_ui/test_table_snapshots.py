@@ -30,7 +30,7 @@ RunBefore = Callable[[Pilot[int]], Awaitable[None]]
 async def steady(pilot: Pilot[int]) -> TableApp:
     """The started app, with what varies from run to run fixed."""
     app = await started(pilot)
-    app.sub_title = f"{app.config.variant} | log {app.config.log.name}"
+    app.sub_title = app.sub_title.replace(str(app.config.log), app.config.log.name)
     app.query_one(CommandInput).cursor_blink = False
     await pilot.pause()
     return app

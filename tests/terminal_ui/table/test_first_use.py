@@ -249,3 +249,43 @@ async def test_the_next_game_after_a_resumed_log_keeps_its_players_and_rules(
         variant = game(app).variant
         assert variant is not None
         assert variant.name == "toronto-speed"
+
+
+def header(app: TableApp) -> str:
+    """The header's line as shown (title and sub-title), its words single-spaced."""
+    return squeeze(screen_text(app).splitlines()[0])
+
+
+async def test_a_resumed_logs_header_names_its_rules_not_the_command_lines(
+    tmp_path: Path,
+) -> None:
+    """The header names the rules the log's game is played under, by the variant's
+    name: a variant file's own name, not its path; the command line's default
+    ``nzasp`` nowhere, before ctrl+N or after."""
+    variant = tmp_path / "club-night.toml"
+    variant.write_text(
+        'name = "club-night"\ntitle = "Club night"\nextends = "toronto-speed"\n', encoding="utf-8"
+    )
+    first = config(tmp_path, variant=str(variant), mode="board")
+    async with TableApp(first).run_test(size=(120, 30)) as pilot:
+        app = await started(pilot)
+        assert "rackclock — club-night | log " in header(app), header(app)
+        await command(pilot, "resign", lambda: game(app).phase is Phase.OVER)
+    resumed = config(tmp_path, timeline=FakeTimeline(T0 + 9))
+    assert resumed.variant == "nzasp"
+    async with TableApp(resumed).run_test(size=(120, 30)) as pilot:
+        app = await started(pilot)
+        await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
+        assert app.sub_title == f"club-night | log {resumed.log}"
+        assert "club-night | log" in header(app)
+        assert "nzasp" not in header(app)
+        await pilot.press("f1", "f2")
+        await until(pilot, lambda: game(app).signed == (True, True), "both signatures")
+        await pilot.press("ctrl+n")
+        await until(pilot, lambda: isinstance(app.screen, StartScreen), "the next start screen")
+        assert "Rules   Club night" in screen_text(app)
+        assert app.sub_title.startswith("club-night | ")
+        await pilot.press("f1")
+        await until(pilot, lambda: game(app).games == 2, "the next game")
+        assert app.sub_title.startswith("club-night | ")
+        assert "toml" not in app.sub_title
