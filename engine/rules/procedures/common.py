@@ -32,6 +32,10 @@ __all__ = [
 
 LIVE = (Phase.PLAYING, Phase.HOLD, Phase.BLANK_DEMANDED, Phase.OUT_PLAY)
 
+_TURN_PHASES = (Phase.PLAYING, Phase.HOLD)
+"""Where the player on turn may act (made once: an enum member read from its class on
+every command costs three module globals in CPython 3.11)."""
+
 
 LOG_RULE = "game log: the table's timeline only moves forward"
 
@@ -113,7 +117,7 @@ def refuse_player(state: GameState, player: int) -> None:
 
 def need_turn(state: GameState, player: int, what: str) -> None:
     refuse_player(state, player)
-    if state.phase not in (Phase.PLAYING, Phase.HOLD):
+    if state.phase not in _TURN_PHASES:
         raise Refusal(f"cannot {what} now: {state.describe_phase()}", rule(state, "turn_rule"))
     if player != state.turn:
         raise Refusal(

@@ -26,6 +26,10 @@ from engine.rules.state import GameState, Phase
 
 __all__ = ["HANDLERS"]
 
+# Read once for every draw: in CPython 3.11 an enum member read from its class costs
+# three module globals.
+_PLAYING, _HOLD, _CHALLENGE = Phase.PLAYING, Phase.HOLD, Phase.CHALLENGE
+
 
 def _drawn(state: GameState, ev: TilesDrawn, t: int) -> GameState:
     refuse_player(state, ev.player)
@@ -54,7 +58,7 @@ def _drawn(state: GameState, ev: TilesDrawn, t: int) -> GameState:
                 f"{comp.move}, which may still be challenged",
             ),
         )
-        if st.phase is not Phase.PLAYING:
+        if st.phase is not _PLAYING:
             return st  # an overdraw, a score dispute or an out-play comes first
         return _drawn(st, ev, t)
     last = state.last
@@ -64,11 +68,11 @@ def _drawn(state: GameState, ev: TilesDrawn, t: int) -> GameState:
         raise Refusal(
             f"{state.players[p]} has no replacement tiles to draw", rule(state, "draw_rule")
         )
-    if own and state.phase is Phase.CHALLENGE:
+    if own and state.phase is _CHALLENGE:
         raise Refusal(
             "a challenge is under way: no tiles may be drawn", rule(state, "challenge_procedure")
         )
-    provisional = own and state.phase is Phase.HOLD
+    provisional = own and state.phase is _HOLD
     if provisional and not variant_of(state).hold_provisional_draw:
         raise Refusal(
             f"hold called: {state.players[p]} may not draw until it is released",

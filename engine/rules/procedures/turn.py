@@ -46,6 +46,10 @@ from engine.rules.variant import load_variant
 
 __all__ = ["DRIFT_RULE", "HANDLERS", "out_play", "pressed", "start"]
 
+# Read once for the press, on every play of every replay: in CPython 3.11 an enum
+# member read from its class costs three module globals.
+_PLAYING, _HOLD = Phase.PLAYING, Phase.HOLD
+
 DRIFT_RULE = "device-authoritative clock"
 """In the rule of every ruling on a gap between the device's times and the service's."""
 
@@ -141,9 +145,9 @@ def _placed(state: GameState, ev: TilesPlaced, t: int) -> GameState:
 def pressed(state: GameState, ev: ClockPressed, t: int) -> GameState:
     refuse_player(state, ev.player)
     p = ev.player
-    if state.phase is Phase.HOLD and p == state.turn:
+    if state.phase is _HOLD and p == state.turn:
         raise Refusal("release the hold or challenge before pressing", rule(state, "hold_allowed"))
-    if state.phase is not Phase.PLAYING:
+    if state.phase is not _PLAYING:
         raise Refusal(f"cannot press now: {state.describe_phase()}", rule(state, "turn_rule"))
     if state.clock.neutral:
         raise Refusal(
