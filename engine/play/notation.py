@@ -156,7 +156,8 @@ def parse_move(text: str, tiles: str | None = None, *, unnamed_blanks: bool = Fa
         if len(parts) != 2:
             raise NotationError(f"expected a position and tiles, got {text!r}")
         text, tiles = parts
-    plain, named = _through(tiles)
+    # Most plays name no tile on the board: tested here, not in a call to _through.
+    plain, named = _through(tiles) if "(" in tiles or ")" in tiles else (tiles, ())
     return Move(parse_position(text), check_tiles(plain, unnamed_blanks=unnamed_blanks), named)
 
 
