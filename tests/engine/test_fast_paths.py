@@ -21,6 +21,7 @@ from engine.gcg.reader import event_line
 from engine.gcg.record import Player
 from engine.play.notation import Move, Position, check_tiles, parse_position
 from engine.play.placement import place
+from engine.rules.procedures.ending import racks_fit
 from tests.support.corpus import corpus
 from tests.support.reference_paths import (
     reference_check_tiles,
@@ -28,6 +29,7 @@ from tests.support.reference_paths import (
     reference_parse_position,
     reference_parse_rack,
     reference_place,
+    reference_racks_fit,
     reference_take_tiles,
 )
 
@@ -197,12 +199,31 @@ def test_leave_and_board_tiles_agree() -> None:
         expected.subtract(used)
         got = leave(rack, used)
         assert list((+expected).items()) == list(got.items()), (rack, used)
+    rng = random.Random(12)
     for board, _ in _plays(5, 900):
-        counts: Counter[str] = Counter()
-        for ch in board.cells:
-            if ch != " ":
-                counts["?" if ch.islower() else ch] += 1
-        assert list(board.tiles().items()) == list(counts.items())
+        # The corpus's boards, and each again with some tiles turned into blanks
+        # (named, and unnamed as '?'), so that blanks are counted wherever they lie.
+        blanked = "".join(
+            ch if ch == " " or rng.random() < 0.8 else rng.choice((ch.lower(), "?"))
+            for ch in board.cells
+        )
+        for cells in (board.cells, blanked):
+            counts: Counter[str] = Counter()
+            for ch in cells:
+                if ch != " ":
+                    counts["?" if ch.islower() else ch] += 1
+            assert list(Board(board.layout, cells).tiles().items()) == list(counts.items())
+
+
+def test_racks_fit_agrees() -> None:
+    """The end racks checked tile by tile give what the whole pool less the board gave,
+    on a corpus's boards with racks that fit, nearly fit and do not."""
+    rng = random.Random(13)
+    ts = load_tile_set("english")
+    for board, _ in _plays(5, 400):
+        for _ in range(5):
+            racks = Counter(rng.choice("AEIQZXS?E") for _ in range(rng.randint(0, 14)))
+            assert racks_fit(racks, board, ts) == reference_racks_fit(racks, board, ts), racks
 
 
 def test_take_tiles_agrees() -> None:

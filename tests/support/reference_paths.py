@@ -38,6 +38,7 @@ __all__ = [
     "reference_parse_position",
     "reference_parse_rack",
     "reference_place",
+    "reference_racks_fit",
     "reference_take_tiles",
 ]
 
@@ -292,6 +293,14 @@ def reference_take_tiles(rack: Counter[str], tiles: str) -> Counter[str] | None:
     tested as a subrack, then left."""
     used = Counter(tiles)
     return leave(rack, used) if is_subrack(used, rack) else None
+
+
+def reference_racks_fit(racks: Counter[str], board: Board, tile_set: TileSet) -> bool:
+    """The end racks held to the tiles left unplayed as the rules first did: the set's
+    whole pool less the board, then the racks a subrack of what stays positive."""
+    pool = tile_set.distribution()
+    pool.subtract(board.tiles())
+    return is_subrack(racks, +pool)
 
 
 _EVENT = re.compile(r">(\S+?):(?:\s+(.*))?")

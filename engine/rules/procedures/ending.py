@@ -11,7 +11,9 @@ from typing import Any
 from msgspec.structs import replace
 
 from engine.clocktext import clock_text
+from engine.equipment.board import Board
 from engine.equipment.rack import is_subrack, parse_rack
+from engine.equipment.tiles import TileSet
 from engine.errors import EngineError, Refusal
 from engine.events import Bye, EndRacks, Forfeited, Resigned, ResultDeclared, Signed
 from engine.rules.procedures.common import (
@@ -27,7 +29,7 @@ from engine.rules.procedures.common import (
 from engine.rules.state import EndReason, GameState, Phase, Result, Ruling, Turn
 from engine.tournament.scores import score_text
 
-__all__ = ["HANDLERS", "end_game", "finish", "scoreless_check", "went_out"]
+__all__ = ["HANDLERS", "end_game", "finish", "racks_fit", "scoreless_check", "went_out"]
 
 
 def end_game(state: GameState, t: int, reason: EndReason) -> GameState:
@@ -151,6 +153,17 @@ def went_out(state: GameState, t: int) -> GameState:
     return end_game(st, t, "out")
 
 
+def racks_fit(racks: Counter[str], board: Board, tile_set: TileSet) -> bool:
+    """Whether ``racks`` (both racks' tiles together) can be what the board leaves of
+    the set: each tile of the racks against the set's count less the board's, for
+    the racks' own tiles only (the whole pool built and subtracted was most of the
+    end of every game; ``tests/engine/test_fast_paths.py`` holds the two forms to
+    each other)."""
+    on_board = board.tiles()
+    unplayed = {t: tile_set.counts.get(t, 0) - on_board[t] for t in racks}
+    return is_subrack(racks, unplayed)
+
+
 def _end_racks(state: GameState, ev: EndRacks, t: int) -> GameState:
     v = variant_of(state)
     if state.mode == "board" and state.phase is not Phase.END_RACKS:
@@ -178,12 +191,7 @@ def _end_racks(state: GameState, ev: EndRacks, t: int) -> GameState:
         racks.append(rack)
     if state.mode == "board":
         assert state.board is not None
-        # Each tile of the two racks against the set's count less the board's, only
-        # for the tiles on the racks: the whole pool built and subtracted was most of
-        # the end of every game.
-        together, on_board = racks[0] + racks[1], state.board.tiles()
-        unplayed = {t: ts.counts.get(t, 0) - on_board[t] for t in together}
-        if not is_subrack(together, unplayed):
+        if not racks_fit(racks[0] + racks[1], state.board, ts):
             raise Refusal(
                 f"racks {list(ev.racks)!r} cannot both be: the tiles are not all left unplayed",
                 rule(state, "going_out_factor"),
