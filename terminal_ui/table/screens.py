@@ -151,7 +151,7 @@ class SummaryScreen(ModalScreen[None]):
                     f"time penalties {res.penalties[0]} / {res.penalties[1]}; "
                     f"racks {res.rack_adjustments[0]:+d} / {res.rack_adjustments[1]:+d}"
                 )
-            yield Label("Each player confirms with their clock key ([ left, ] right).")
+            yield Label(self._how_text(st), id="how")
             yield Static(self._signed_text(st), id="signed")
             yield Label(self.next_game, id="next")
 
@@ -161,6 +161,13 @@ class SummaryScreen(ModalScreen[None]):
             f"{escape(st.players[i])}: {'signed' if st.signed[i] else 'not yet'}" for i in (0, 1)
         ]
         return "   ".join(marks)
+
+    @staticmethod
+    def _how_text(st: GameState) -> str:
+        # what is left to do follows the signatures: no "confirms" once both have
+        if all(st.signed):
+            return "Both players have signed."
+        return "Each player confirms with their clock key ([ left, ] right)."
 
     def action_sign(self, player: int) -> None:
         self.sign(player)
@@ -176,3 +183,5 @@ class SummaryScreen(ModalScreen[None]):
         self.state = st
         for signed in self.query("#signed").results(Static):
             signed.update(self._signed_text(st))
+        for how in self.query("#how").results(Label):
+            how.update(self._how_text(st))

@@ -185,6 +185,7 @@ async def test_the_hints_follow_the_signatures_and_a_resignation(tmp_path: Path)
         await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
         assert "may be challenged" not in phase_line(app)  # the game is over
         assert "each player signs with their clock key" in phase_line(app)
+        assert "Each player confirms with their clock key" in text_of(app, "#how")
         await pilot.press("f2")
         await until(pilot, lambda: game(app).signed == (False, True), "Ben's signature")
         await until(pilot, lambda: "Ann signs with their clock key" in phase_line(app), "Ann")
@@ -193,6 +194,9 @@ async def test_the_hints_follow_the_signatures_and_a_resignation(tmp_path: Path)
         await until(pilot, lambda: "both have signed" in phase_line(app), "both")
         assert "signs with" not in phase_line(app)
         assert "ctrl+N" in phase_line(app)
+        # the summary, still up, follows the signatures too
+        await until(pilot, lambda: "Both players have signed" in text_of(app, "#how"), "it")
+        assert "confirms" not in text_of(app, "#how")
 
 
 # --- 6. quitting before the signatures ---------------------------------------------------------
