@@ -31,9 +31,10 @@ Keys: ``[``/F1 and ``]``/F2 are the players' clocks (they sign the result once
 the game is over), F3 hold, F4 release, F5 challenge, F6 valid, F7 invalid,
 F8 pass, F9 pause/resume, ctrl+T high contrast, F12 help, Tab the other
 player's turn, Esc back to the oldest turn, ctrl+N the next game (seats swapped)
-once this one is over, ctrl+q quits (mid-game it asks first and says how to
-resume; one key map for every screen: :mod:`terminal_ui.shared.keys`). Typed
-commands are those of the table terminal (:mod:`terminal_ui.table.commands`): ``hold``, ``release``,
+once this one is over, ctrl+q quits (mid-game, or before both players have signed
+the result, it asks first and says how to come back; one key map for every screen:
+:mod:`terminal_ui.shared.keys`). Typed commands are those of the table terminal
+(:mod:`terminal_ui.table.commands`): ``hold``, ``release``,
 ``challenge [WORD...]``, ``valid``, ``invalid``, ``pass``, ``exchange N``,
 ``neutral REASON``, ``resume``, ``dispute [N]``, ``racks AEI BCD`` (``-`` for an
 empty rack; also ``end AEI BCD``), ``resign``.
@@ -550,8 +551,11 @@ class ScorekeeperApp(StartsGames):
             self.push_screen(HelpScreen(help_text("scorekeeper", SCORESHEET_COMMANDS)))
 
     async def action_quit(self) -> None:
-        """Quit; mid-game, ask first and say how to resume (the table terminal's dialog)."""
-        quit_or_ask(self, self.state.phase, f"rackclock scorekeeper --log {self.config.log}")
+        """Quit; mid-game, or before both players have signed, ask first and say how to
+        come back (the table terminal's dialog)."""
+        st = self.state
+        resume = f"rackclock scorekeeper --log {self.config.log}"
+        quit_or_ask(self, st.phase, resume, unsigned=not all(st.signed))
 
     def action_next_game(self) -> None:
         """After the end: the next game, the same players in swapped seats (the one who

@@ -155,8 +155,10 @@ def phase_line(st: GameState) -> str:
         phase += f" | {next_step(st)}"
     elif st.phase is Phase.OVER and st.result is not None:
         res = st.result
-        # the one wording; the spread said (the result box says whether it counts)
+        # the one wording; the spread said (the result box says whether it counts);
+        # then who has yet to sign, or ctrl+N once both have, as the table says it
         phase = game_over_words(st.players, res.scores, res.winner, res.reason, res.spread)
+        phase += f" | {next_step(st)}"
     elif st.phase is Phase.PLAYING and st.variant is not None and st.locked[st.turn]:
         # TOR-8: said in full where the scorekeeper looks, not only as a status word,
         # in a line that fits 120 columns
@@ -188,7 +190,10 @@ def target_text(st: GameState, book: TurnBook, chosen: int | None) -> str:
             )
         if st.phase in (Phase.END_RACKS, Phase.OVER):
             missed = [r for r in pending if r.kind == "play"]
-            return "game over" + (f": {len(missed)} turns were not scored" if missed else "")
+            if not missed:
+                return "game over"
+            were = "1 turn was" if len(missed) == 1 else f"{len(missed)} turns were"
+            return f"game over: {were} not scored"
         return "every turn is scored"
     name = escape(st.players[target.player])
     text = f"scoring [b]{target.player + 1} {name} turn {target.index}[/b]"

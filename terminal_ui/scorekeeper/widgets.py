@@ -121,10 +121,7 @@ class ResultScreen(ModalScreen[None]):
             yield Label("[b]Game over[/b]")
             yield Static("", id="result")
             yield Static("", id="signed")
-            yield Label(
-                "[dim]Players confirm with their clock key ([ left, ] right). Esc closes;\n"
-                "ctrl+N: the next game, the same players in swapped seats.[/dim]"
-            )
+            yield Label("", id="how")
 
     def on_mount(self) -> None:
         app = self.app
@@ -142,3 +139,14 @@ class ResultScreen(ModalScreen[None]):
             result.update("\n".join(result_lines(st)))
         for signed in self.query("#signed").results(Static):
             signed.update("   ".join(marks))
+        # what is left to do follows the signatures: no "confirm" once both have
+        how = (
+            "Both players have signed"
+            if all(st.signed)
+            else "Players confirm with their clock key ([ left, ] right)"
+        )
+        for label in self.query("#how").results(Label):
+            label.update(
+                f"[dim]{how}. Esc closes;\n"
+                "ctrl+N: the next game, the same players in swapped seats.[/dim]"
+            )

@@ -24,7 +24,7 @@ from terminal_ui.scorekeeper.app import ScorekeeperApp
 from terminal_ui.scorekeeper.config import ScorekeeperConfig
 from terminal_ui.scorekeeper.entry import Entry, parse_entry
 from terminal_ui.scorekeeper.widgets import ResultScreen, SheetClock
-from terminal_ui.shared.start import StartScreen
+from terminal_ui.shared.start import QuitScreen, StartScreen
 from tests.helpers import until
 
 SIZE = (80, 24)
@@ -603,7 +603,10 @@ async def test_a_finished_game_reopens_with_its_result(tmp_path: Path) -> None:
         await started(pilot)
         await type_entry(pilot, "resign")
         await until(pilot, lambda: app.state.phase is Phase.OVER, "the resignation")
-        await pilot.press("ctrl+q")
+        await pilot.press("ctrl+q")  # not signed yet: it asks first
+        await until(pilot, lambda: isinstance(app.screen, QuitScreen), "the question")
+        await pilot.press("y")
+        await until(pilot, lambda: not app.is_running, "the app to quit")
     again = make_app(tmp_path, tl)
     async with again.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: isinstance(again.screen, ResultScreen), "the result")
