@@ -41,9 +41,12 @@ from firmware_bridge.wire.protocol import (
     to_json,
 )
 
-__all__ = ["DeviceCore", "MqttDevice", "run_mqtt"]
+__all__ = ["UNREACHED_POLL_S", "DeviceCore", "MqttDevice", "run_mqtt"]
 
 log = logging.getLogger(__name__)
+
+UNREACHED_POLL_S = 0.1
+"""How often :func:`run_mqtt` looks whether its first connection failed, until it has one."""
 
 
 class DeviceCore(Protocol):
@@ -198,7 +201,9 @@ async def run_mqtt(
 
     The table is ``table`` in ``venue``; either may come from the URL's path
     (``mqtt://host/<venue>/<table>``); the venue defaults to ``default``.
-    Reconnects forever with backoff; a clean stop publishes ``offline``.
+    Reconnects forever with backoff; a clean stop publishes ``offline``. A broker
+    not reached at the start is a warning, once (the session warns of a lost
+    connection, and tells each failed retry only as info).
 
     Raises:
         ValueError: A bad URL, or no table named anywhere.
@@ -214,7 +219,28 @@ async def run_mqtt(
     link = MqttDevice(fw, broker, topics, identifier=identifier)
     link.start()
     try:
+        await _tell_unreached(link, f"{broker.host}:{broker.port}")
         await asyncio.Future()  # until cancelled
     finally:
         with contextlib.suppress(Exception):
             await link.close()
+
+
+async def _tell_unreached(link: MqttDevice[ClockFirmware], where: str) -> None:
+    """Warn once if the first connection fails; return once connected or warned.
+
+    The session warns when a connection it had is lost, but a broker it never
+    reached is only info at every retry: a clock that never finds its table would
+    say nothing where its service's log shows it.
+    """
+    session = link.session
+    while not session.connected.is_set():
+        if session.stats.failures:
+            log.warning(
+                "clock %s: cannot reach the broker at %s (%s); still trying",
+                link.table.base,
+                where,
+                session.stats.last_error,
+            )
+            return
+        await asyncio.sleep(UNREACHED_POLL_S)

@@ -101,10 +101,14 @@ async def run_serial(
 
     A lost port is reopened with backoff (0.2 s doubling to 5 s), like a clock
     plugged in again; with ``reconnect=False`` it returns when the port is lost.
+    The first failure of each outage (the port lost, or not opening at the start)
+    is logged as a warning, the retries that follow only as info: a clock that never
+    finds its table says so once, where its service's log shows it.
     """
     dump = _open_dump(hexdump, fw)
     loop = asyncio.get_running_loop()
     backoff = BACKOFF_MIN_S
+    said = False  # whether this outage was told at WARNING
     try:
         while True:
             proto = _PortProtocol(fw, dump)
@@ -115,11 +119,16 @@ async def run_serial(
             except (OSError, serial.SerialException, ValueError) as exc:
                 if not reconnect:
                     raise
-                log.info("cannot open %s (%s); retrying in %.1f s", url, exc, backoff)
+                level = logging.INFO if said else logging.WARNING
+                log.log(level, "cannot open %s (%s); retrying in %.1f s", url, exc, backoff)
+                said = True
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, BACKOFF_MAX_S)
                 continue
             backoff = BACKOFF_MIN_S
+            if said:
+                log.warning("%s: open again", url)
+                said = False
             if dump is not None:
                 dump.note(f"open {url}")
             try:
@@ -130,9 +139,11 @@ async def run_serial(
                     transport.abort()
             if dump is not None:
                 dump.note(reason)
-            log.info("%s: %s", url, reason)
             if not reconnect:
+                log.info("%s: %s", url, reason)
                 return
+            log.warning("%s: %s; reopening it", url, reason)
+            said = True
             await asyncio.sleep(backoff)
     finally:
         if dump is not None and not isinstance(hexdump, HexDump):

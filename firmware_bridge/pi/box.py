@@ -18,7 +18,10 @@ runs the emulated one (the same firmware, the same runners).
 - Pause held down :data:`~firmware_bridge.pi.buttons.HALT_MS` runs the halt action
   (``systemctl poweroff`` by default; the systemd unit's comments say how the
   ``rackclock`` user is allowed to): the text line says POWER OFF, or POWER OFF
-  FAILED when the action fails, and the clock goes on.
+  FAILED when the action fails, and the clock goes on. Such a notice of the clock's
+  own stands over the table's TEXT for :data:`NOTICE_MS` (one MAX7219 page), then
+  the table's line is back: a failed halt must not hide HOLD or CHALLENGE for the
+  rest of the game.
 """
 
 from __future__ import annotations
@@ -37,12 +40,13 @@ from firmware_bridge.device.mqtt_device import run_mqtt
 from firmware_bridge.device.serial_runner import run_serial
 from firmware_bridge.pi.buttons import BOUNCE_MS, HALT_MS, Buttons
 from firmware_bridge.pi.lights import Lights
-from firmware_bridge.pi.panel import DeviceFactory, Panel
+from firmware_bridge.pi.panel import PAGE_MS, DeviceFactory, Panel
 from firmware_bridge.pi.wiring import Wiring
 
 __all__ = [
     "DEVICE_ID",
     "HALT_COMMAND",
+    "NOTICE_MS",
     "POWER_OFF",
     "POWER_OFF_FAILED",
     "REFRESH_S",
@@ -62,6 +66,9 @@ POWER_OFF = "POWER OFF"
 """The text line once the halt action has been started."""
 POWER_OFF_FAILED = "POWER OFF FAILED"
 """The text line when the halt action failed (the clock goes on)."""
+NOTICE_MS = PAGE_MS
+"""How long a notice of the clock's own (:data:`POWER_OFF`, :data:`POWER_OFF_FAILED`)
+stands over the table's TEXT: one MAX7219 page."""
 
 
 def power_off() -> None:
@@ -111,7 +118,9 @@ class PiClock:
         self.halts = 0
         """How many times the halt action was started."""
         self.notice = ""
-        """A line of the clock's own over the table's text (the halt's), "" for none."""
+        """A line of the clock's own over the table's text (the halt's), "" for none:
+        set by :meth:`_say`, gone :data:`NOTICE_MS` later."""
+        self._notice_until = 0
         self._loop: asyncio.AbstractEventLoop | None = None
         self._halting: asyncio.Task[None] | None = None
         self.panel = Panel.open(wiring, device_factory, now_ms=now)
@@ -137,19 +146,29 @@ class PiClock:
         self.fw.listeners.append(self._show)
 
     # --- what it shows ------------------------------------------------------------------
-    def face(self) -> Display:
-        """What the clock shows now: the firmware's display, with the clock's own notice."""
-        shown = self.fw.display()
+    def face(self, display: Display | None = None) -> Display:
+        """What the clock shows: ``display`` (the firmware's, now, by default) with the
+        clock's own notice over the table's text while it stands."""
+        shown = self.fw.display() if display is None else display
         return dataclasses.replace(shown, text=self.notice) if self.notice else shown
 
     def _show(self, display: Display) -> None:
-        face = dataclasses.replace(display, text=self.notice) if self.notice else display
+        face = self.face(display)
         self.lights.show(face)
         self.panel.show(face)  # it sends a display only a frame that changed
 
+    def _say(self, notice: str) -> None:
+        """Put ``notice`` over the table's text for :data:`NOTICE_MS`, and show it."""
+        self.notice = notice
+        self._notice_until = self.fw.now_ms() + NOTICE_MS
+        self._show(self.fw.display())
+
     def refresh(self) -> None:
-        """Redraw the running time, end a beep, check pause's hold (every :data:`REFRESH_S`)."""
+        """Redraw the running time, end a beep and a notice, check pause's hold (every
+        :data:`REFRESH_S`)."""
         self.buttons.poll()
+        if self.notice and self.fw.now_ms() >= self._notice_until:
+            self.notice = ""
         self._show(self.fw.display())
 
     # --- the buttons (any thread) -------------------------------------------------------
@@ -178,14 +197,12 @@ class PiClock:
 
     async def _halt(self) -> None:
         self.halts += 1
-        self.notice = POWER_OFF
-        self._show(self.fw.display())
+        self._say(POWER_OFF)
         try:
             await asyncio.to_thread(self.halt)
         except (OSError, subprocess.SubprocessError) as exc:
             log.error("cannot power off: %s", exc)
-            self.notice = POWER_OFF_FAILED
-            self._show(self.fw.display())
+            self._say(POWER_OFF_FAILED)
 
     # --- running ------------------------------------------------------------------------
     async def run_serial(self, port: str, *, hexdump: Path | None = None) -> None:

@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 
 __all__ = ["register", "run"]
 
+log = logging.getLogger(__name__)
+
 PRESS_S = 0.05
 """How long a mock button is held down for one press (longer than a bounce)."""
 
@@ -67,7 +69,10 @@ def register(sub: Any) -> None:
         help="the displays (default: the wiring's, oled)",
     )
     cmd.add_argument(
-        "--initial-ms", type=int, default=1_500_000, help="time per side before the table sets it"
+        "--initial-ms",
+        type=int,
+        default=1_500_000,
+        help="time per side before the table sets it (milliseconds, more than 0)",
     )
     cmd.add_argument(
         "--mock-pins",
@@ -109,6 +114,12 @@ def run(args: argparse.Namespace) -> int:
     missing = _missing_extra()
     if missing is not None:
         err.write(f"rackclock pi-clock: the Pi clock needs {missing}: {PI_EXTRA}\n")
+        return 2
+    if args.initial_ms <= 0:
+        err.write(
+            f"rackclock pi-clock: --initial-ms {args.initial_ms}: "
+            "the time per side must be more than 0 milliseconds\n"
+        )
         return 2
     from firmware_bridge.pi.wiring import WiringError, load_wiring
 
@@ -160,22 +171,31 @@ def _open(args: argparse.Namespace, wiring: Wiring, pins: Any, out: TextIO) -> P
 
 
 async def _main(args: argparse.Namespace, wiring: Wiring, out: TextIO, err: TextIO) -> int:
-    from gpiozero import GPIOZeroError
+    from gpiozero import GPIOZeroError, PinFactoryFallback
     from gpiozero.pins.mock import MockFactory
     from luma.core.error import Error as DisplayError
 
     pins = MockFactory() if args.mock_pins else None
-    try:
-        with warnings.catch_warnings():
-            # gpiozero warns of each pin library it falls back from; the error says it all
-            warnings.simplefilter("ignore")
+    refused: Exception | None = None
+    with warnings.catch_warnings(record=True) as said:
+        # gpiozero warns of each pin library it falls back from (lgpio first): why the
+        # Pi's own library did not load (lgpio's pipes in a folder it may not write, on
+        # a Pi 5) is the only clue to a clock with no pins, so it is told, never hidden
+        warnings.simplefilter("always", PinFactoryFallback)
+        try:
             clock = _open(args, wiring, pins, out)
-    except (OSError, GPIOZeroError, DisplayError) as exc:
+        except (OSError, GPIOZeroError, DisplayError) as exc:
+            refused = exc
+    fallbacks = [str(warning.message).removeprefix("Falling back from ") for warning in said]
+    if refused is not None:
+        why = f" (pin libraries: {'; '.join(fallbacks)})" if fallbacks else ""
         err.write(
-            f"rackclock pi-clock: cannot open the Pi's pins or displays: {exc} "
+            f"rackclock pi-clock: cannot open the Pi's pins or displays: {refused}{why} "
             "(not a Raspberry Pi? --mock-pins runs it without one)\n"
         )
         return 1
+    for fallback in fallbacks:
+        log.warning("pins: fell back from %s", fallback)
     loop = asyncio.get_running_loop()
     link = clock.run_serial(args.serial) if args.serial else clock.run_mqtt(args.mqtt, args.table)
     tasks = {asyncio.ensure_future(link)}
@@ -215,7 +235,7 @@ def _print_display(clock: PiClock, out: TextIO) -> None:
     last = [""]
 
     def show(display: Display) -> None:
-        face = dataclasses.replace(display, text=clock.notice or display.text)
+        face = clock.face(display)
         line = f"{link_state(face)}  {dataclasses.replace(face, host_online=True).render()}"
         if line != last[0]:
             last[0] = line

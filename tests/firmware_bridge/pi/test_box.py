@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+import socket
 import subprocess
 import sys
 from collections.abc import AsyncIterator
@@ -22,7 +24,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from firmware_bridge.device.firmware import Display
-from firmware_bridge.pi.box import POWER_OFF, POWER_OFF_FAILED, PiClock
+from firmware_bridge.pi.box import NOTICE_MS, POWER_OFF, POWER_OFF_FAILED, PiClock
 from firmware_bridge.pi.buttons import HALT_MS
 from firmware_bridge.pi.panel import dummy_devices, render_oled
 from firmware_bridge.pi.wiring import load_wiring
@@ -217,6 +219,7 @@ async def test_holding_pause_pauses_at_once_then_halts() -> None:
 async def test_a_halt_that_fails_says_so_and_the_clock_goes_on() -> None:
     rig = Rig(halt_error=subprocess.CalledProcessError(1, ["systemctl", "poweroff"]))
     async with running(rig):
+        rig.clock.fw.handle(Text(1, "HOLD"))
         pin = rig.pins.pin(PAUSE)
         pin.drive_low()
         await turn()
@@ -227,6 +230,69 @@ async def test_a_halt_that_fails_says_so_and_the_clock_goes_on() -> None:
         await turn()
         await rig.push(RIGHT)
         assert rig.clock.fw.running == 0
+        # the notice stands a page, then the table's own line is back for good
+        rig.time.ms += NOTICE_MS - 300
+        rig.clock.refresh()
+        assert rig.clock.face().text == POWER_OFF_FAILED
+        rig.time.ms += 100
+        rig.clock.refresh()
+        assert rig.clock.face().text == "HOLD"
+        assert rig.shows(rig.clock.face())
+        rig.clock.fw.handle(Text(2, "CHALLENGE"))
+        assert rig.shows(rig.clock.face())
+        assert rig.clock.face().text == "CHALLENGE"
+
+
+# --- a table that cannot be reached: said once, as a warning ---------------------------------
+
+
+def warnings_from(caplog: pytest.LogCaptureFixture, words: str) -> list[int]:
+    """The levels of the records that say ``words``."""
+    return [r.levelno for r in caplog.records if words in r.getMessage()]
+
+
+async def test_a_serial_port_that_never_opens_is_a_warning_once(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The serial runner's first failure to open is a warning (pi-clock shows warnings
+    and above), the retries after it only info."""
+    rig = Rig()
+    caplog.set_level(logging.INFO)
+    port = str(tmp_path / "no-such-port")
+    async with running(rig) as rig:
+        task = asyncio.create_task(rig.clock.run_serial(port))
+        try:
+            await wait_for(lambda: len(warnings_from(caplog, port)) >= 2, "a retry", 3.0)
+        finally:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+    levels = warnings_from(caplog, f"cannot open {port}")
+    assert levels[0] == logging.WARNING
+    assert set(levels[1:]) == {logging.INFO}
+
+
+async def test_a_broker_that_never_answers_is_a_warning_once(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The session tells each failed connect as info; the clock warns of the first."""
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    caplog.set_level(logging.INFO)
+    async with running(Rig()) as rig:
+        task = asyncio.create_task(rig.clock.run_mqtt(f"mqtt://127.0.0.1:{port}/club/t7"))
+        try:
+            await wait_for(
+                lambda: len(warnings_from(caplog, "cannot connect")) >= 2, "a retry", 3.0
+            )
+        finally:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+    said = warnings_from(caplog, "cannot reach the broker")
+    assert said == [logging.WARNING]
+    assert f"club/t7: cannot reach the broker at 127.0.0.1:{port}" in caplog.text
 
 
 # --- the command's refusals: one line each, nothing started ---------------------------------
@@ -265,6 +331,16 @@ def test_a_bad_wiring_file_is_refused_with_its_line(
     assert "buttons.left = 2: GPIO2 is already the oled display's bus" in err
 
 
+def test_a_time_per_side_must_be_more_than_nothing(capsys: pytest.CaptureFixture[str]) -> None:
+    for ms in ("-5", "0"):
+        status, err = refusal(capsys, "--serial", "/dev/ttyGS0", "--initial-ms", ms)
+        assert status == 2
+        assert err == (
+            f"rackclock pi-clock: --initial-ms {ms}: "
+            "the time per side must be more than 0 milliseconds\n"
+        )
+
+
 def test_a_bad_display_or_broker_url_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     status, err = refusal(capsys, "--serial", "/dev/ttyGS0", "--display", "lcd")
     assert status == 2
@@ -281,4 +357,16 @@ def test_on_a_machine_that_is_not_a_pi_it_points_to_mock_pins(
     status, err = refusal(capsys, "--serial", "/dev/ttyGS0")
     assert status == 1
     assert err.startswith("rackclock pi-clock: cannot open the Pi's pins or displays: ")
+    assert "--mock-pins runs it without one" in err
+
+
+@pytest.mark.skipif(Path("/proc/device-tree/model").exists(), reason="a Raspberry Pi")
+def test_with_no_pins_it_says_why_each_pin_library_did_not_load(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """gpiozero's fallback warnings are the only clue to a Pi with no usable pin library
+    (lgpio's pipes in a folder it may not write): the one line says them."""
+    status, err = refusal(capsys, "--serial", "/dev/ttyGS0", "--display", "none")
+    assert status == 1
+    assert "Unable to load any default pin factory! (pin libraries: lgpio: " in err
     assert "--mock-pins runs it without one" in err
