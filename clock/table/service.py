@@ -20,6 +20,11 @@ scorekeeper, the director), takes one path:
 Deadlines (the overtime cutoff) are computed by the engine; the service only
 wakes up on time to apply them. After a crash the log is replayed and a game
 in progress comes back neutralized, with the measured gap logged.
+
+Before a game starts (a start screen is up), the table says which game comes next
+(:meth:`TableService.expect_game`): the clock device shows that game's starting time,
+stopped, and a press of either of its buttons starts the game, as a clock key on the
+start screen does.
 """
 
 from __future__ import annotations
@@ -275,6 +280,11 @@ class TableService:
         self._device_dirty = asyncio.Event()
         self._last_device_seq: int | None = None
         self._running = False
+        self._next: GameStarted | None = None
+        """The game to start at the next press (:meth:`expect_game`), until one starts it."""
+        self._waiting: tuple[int, int] | None = None
+        """The next game's starting time and starting side, shown on the device until a
+        game starts."""
 
     # --- lifecycle -------------------------------------------------------------
     async def __aenter__(self) -> TableService:
@@ -387,6 +397,31 @@ class TableService:
         commits run on the log's thread."""
         await self._idle.wait()
 
+    def expect_game(self, start: GameStarted, initial_ms: int) -> None:
+        """The game the table starts next, ``initial_ms`` each, while no game is on
+        (none yet, or the last is over). Until a game starts, the clock device shows
+        ``initial_ms`` on both sides, stopped, the starting side named (so a press
+        does not run a side of its own accord), not the 0:00 of no game or the last
+        game's times; and the first press of either of its buttons starts ``start``,
+        as a clock key does on the table's start screen (:meth:`start_next`)."""
+        if self.state.phase not in (Phase.NOT_STARTED, Phase.OVER):
+            return
+        self._next = start
+        self._waiting = (initial_ms, start.first)
+        self._device_dirty.set()
+
+    @property
+    def expecting(self) -> bool:
+        """Whether the game :meth:`expect_game` named has not started yet (a press on
+        the device may have sent it already)."""
+        return self._waiting is not None
+
+    def start_next(self, source: str = "keyboard") -> asyncio.Future[Ack] | None:
+        """Start the game :meth:`expect_game` named, stamped now, unless a press on the
+        device has already started it (None: nothing was sent)."""
+        start, self._next = self._next, None
+        return None if start is None else self.send(start, source)
+
     async def submit(self, event: Event, source: str = "keyboard") -> Ack:
         """Stamp, check, commit and publish ``event``; the answer comes after the commit."""
         return await self.send(event, source)
@@ -480,6 +515,8 @@ class TableService:
         seq = await self._append(stamped)
         _told(item)  # on disk: the device hears it first, then the screens
         before, self.state = self.state, new
+        if isinstance(stamped, GameStarted):
+            self._next = self._waiting = None  # the device shows this game now
         ack = Ack(True, stamped, seq)
         if fut is not None and not fut.done():
             fut.set_result(ack)
@@ -551,7 +588,12 @@ class TableService:
                 self._enqueue(_Item(now, None, "device", on_disk=dev.on_disk))
                 return
             self._last_device_seq = dev.seq
-        if isinstance(dev, SidePressed):
+        if isinstance(dev, SidePressed) and self._next is not None:
+            # The players start the game at their clock, as at the start screen's keys:
+            # made by them (the device itself only presses and pauses), at the press.
+            start, self._next = self._next, None
+            self._enqueue(_Item(now, start, "clock start", on_disk=dev.on_disk))
+        elif isinstance(dev, SidePressed):
             times = dev.remaining_ms if self.authority == "device" else None
             at, arrived, late = now, None, None
             if dev.device_at_ms is not None and now - dev.device_at_ms > TOLERANCE_MS:
@@ -598,13 +640,26 @@ class TableService:
             self._device_dirty.clear()
             st = self.state
             now = self.timeline.now_ms()
-            times = (st.clock.remaining(0, now), st.clock.remaining(1, now))
             try:
-                await self.device.set_times(times, st.clock.running, st.clock.running is None)
-                await self._display(st, now)
+                if self._waiting is not None:
+                    await self._show_waiting(*self._waiting)
+                else:
+                    times = (st.clock.remaining(0, now), st.clock.remaining(1, now))
+                    running = st.clock.running
+                    await self.device.set_times(times, running, running is None)
+                    await self._display(st, now)
             except Exception:  # an unplugged device must not stop the game
                 log.exception("clock device did not take the times")
             self._schedule_display(st, now)
+
+    async def _show_waiting(self, initial_ms: int, first: int) -> None:
+        """The next game's start on the device (:meth:`expect_game`): its starting time,
+        stopped with the starting side named, and no text (not the last game's result)."""
+        assert self.device is not None
+        await self.device.set_times((initial_ms, initial_ms), first, True)
+        if self._shown_text != "":
+            await self.device.show_text("")
+            self._shown_text = ""
 
     async def _display(self, st: GameState, now: int) -> None:
         """The device's text line and buzzer (clock/table/display.py): what changed only."""

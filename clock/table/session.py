@@ -24,6 +24,12 @@ neutralized with the time the table was down logged (the service's recovery),
 and a finished game is shown with its result (and its signatures, if they are
 still missing).
 
+**Until it starts** (a start screen is up), the game the session's spec describes is
+the service's next game (:meth:`~clock.table.service.TableService.expect_game`): the
+clock device shows its starting time, and a press on the device starts it as
+:meth:`TableSession.begin` does. Setting :attr:`TableSession.spec` (the next game, after
+one is over) tells the service at once.
+
 **The next round's game.** A table given its games by the event's assignments
 (``--assignment mqtt://...``) goes on to the next round's game when a new
 assignment arrives for it, once its game is over and both players have signed
@@ -45,6 +51,7 @@ from clock.table.service import Ack, TableService
 from clock.timeline import MonotonicTimeline, Timeline
 from clock.user_files import load_variant
 from engine import GameState, Phase
+from engine.errors import EngineError
 from engine.events import GameStarted
 from engine.tournament.assignment import Assignment
 
@@ -54,6 +61,7 @@ __all__ = [
     "TableSession",
     "TableSpec",
     "assigned",
+    "game_started",
     "next_game_ready",
     "parse_clock",
     "same_game",
@@ -142,6 +150,21 @@ def same_game(spec: TableSpec, game: Assignment) -> bool:
     )
 
 
+def game_started(spec: TableSpec) -> GameStarted:
+    """The event that starts the game ``spec`` describes."""
+    return GameStarted(
+        variant=spec.variant,
+        players=spec.players,
+        first=spec.first,
+        mode=spec.mode,
+        round=spec.round,
+        division=spec.division,
+        table=spec.table,
+        event=spec.event,
+        event_id=spec.event_id,
+    )
+
+
 def starts_a_game(state: GameState, *, new_game: bool) -> bool:
     """The one rule for when a table starts a game (see the module's docstring)."""
     if state.phase is Phase.NOT_STARTED:
@@ -182,8 +205,7 @@ class TableSession:
         clock: ClockSpec | None = None,
         attach: Attachment | None = None,
     ) -> None:
-        self.spec = spec
-        """What the table was asked to be."""
+        self._spec = spec
         self.timeline: Timeline = timeline or MonotonicTimeline()
         """The table's time."""
         if clock is None:
@@ -220,6 +242,28 @@ class TableSession:
         """What was attached, once the service runs (the venue publisher of a table
         on a broker)."""
 
+    @property
+    def spec(self) -> TableSpec:
+        """What the table was asked to be. Setting it (the next game, once one is over)
+        shows the new game's starting time on the clock device."""
+        return self._spec
+
+    @spec.setter
+    def spec(self, spec: TableSpec) -> None:
+        self._spec = spec
+        self._expect()
+
+    def _expect(self) -> None:
+        """Name the spec's game to the service as the next one, when it starts a game."""
+        state = self.service.state
+        if not starts_a_game(state, new_game=self._spec.new_game):
+            return
+        try:
+            initial_ms = load_variant(self._spec.variant).initial_ms
+        except EngineError:
+            return  # its start is refused with the reason (begin); the device waits as it is
+        self.service.expect_game(game_started(self._spec), initial_ms)
+
     async def __aenter__(self) -> TableSession:
         await self.start()
         return self
@@ -236,26 +280,19 @@ class TableSession:
         """Run the service (replaying the log, recovering from a crash) and enter the
         attachment."""
         await self.service.start()
+        self._expect()
         if self._attach is not None:
             self.publisher = await self._attached.enter_async_context(self._attach(self.service))
 
     async def begin(self) -> None:
-        """Start a game when :func:`starts_a_game` says so (:attr:`started` answers it)."""
-        if starts_a_game(self.service.state, new_game=self.spec.new_game):
-            spec = self.spec
-            self.started = await self.service.submit(
-                GameStarted(
-                    variant=spec.variant,
-                    players=spec.players,
-                    first=spec.first,
-                    mode=spec.mode,
-                    round=spec.round,
-                    division=spec.division,
-                    table=spec.table,
-                    event=spec.event,
-                    event_id=spec.event_id,
-                )
-            )
+        """Start a game when :func:`starts_a_game` says so (:attr:`started` answers it),
+        unless a press on the clock device has just started it."""
+        if not starts_a_game(self.service.state, new_game=self.spec.new_game):
+            return
+        if not self.service.expecting:  # not named to it (a bad variant: refused, said why)
+            self.started = await self.service.submit(game_started(self.spec))
+        elif (sent := self.service.start_next()) is not None:
+            self.started = await sent
 
     async def stop(self) -> None:
         """Leave the attachment, finish queued commands, stop the service."""

@@ -4,7 +4,9 @@ asks first and says how to come back.
 
 The clock starts only at a clock key, as at a real table: a screen that opened
 with its clock running would cost the starting player every second spent
-reading it (TOR-7 counts them in overtime).
+reading it (TOR-7 counts them in overtime). On a real clock, a press of its
+buttons starts it too (the table service starts the game it was told comes next:
+:meth:`~clock.table.service.TableService.expect_game`), and the screen closes as at a key.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
-from clock.device.clock_spec import ClockSpec
+from clock.device.clock_spec import ClockSpec, EmulatedSpec, NoClockSpec
 from clock.log.log_files import load_log
 from clock.table.session import TableSession, TableSpec
 from clock.user_files import load_variant
@@ -55,9 +57,18 @@ class StartScreen(ModalScreen[None]):
     """
 
     def __init__(
-        self, lines: list[tuple[str, str]], starts: str, key: str, time: str, rules: str
+        self,
+        lines: list[tuple[str, str]],
+        starts: str,
+        key: str,
+        time: str,
+        rules: str,
+        *,
+        device: bool = False,
     ) -> None:
         super().__init__()
+        self.device = device
+        """The table runs on a real clock, whose press starts the game too."""
         self.lines = lines
         self.starts = starts
         self.key = key
@@ -82,7 +93,27 @@ class StartScreen(ModalScreen[None]):
                 Text(f"Press a clock key ({self.key}) to start {self.starts}'s clock.", "bold"),
                 id="start-key",
             )
+            if self.device:
+                yield Label("A press on the clock starts it too.", id="start-device")
             yield Label("F12: help   ctrl+Q: quit", classes="hint")
+
+    def on_mount(self) -> None:
+        self.run_worker(self._started_on_the_clock(), group="clock-start", exclusive=True)
+
+    async def _started_on_the_clock(self) -> None:
+        """A press on the clock device started the game: close as a clock key does."""
+        app = self.app
+        if not isinstance(app, StartsGames) or app.session is None:
+            return
+        service = app.session.service
+        updates = service.subscribe()
+        try:
+            async for update in updates:
+                if isinstance(update.event, GameStarted):
+                    app.press_start()  # the game is begun: nothing more is sent
+                    return
+        finally:
+            service.unsubscribe(updates)
 
 
 class StartsGames(App[int]):
@@ -157,7 +188,8 @@ def start_screen(spec: TableSpec, clock: ClockSpec, clock_keys: tuple[str, str])
         place = f"round {spec.round}" + (f", division {spec.division}" if spec.division else "")
         lines.insert(0, ("Event", place + (f", table {spec.table}" if spec.table else "")))
     either = " or ".join(key_label(k).split(" / ")[0] for k in clock_keys)
-    return StartScreen(lines, spec.players[spec.first], either, time, variant.name)
+    device = not isinstance(clock, EmulatedSpec | NoClockSpec)
+    return StartScreen(lines, spec.players[spec.first], either, time, variant.name, device=device)
 
 
 def next_game(spec: TableSpec) -> TableSpec:
