@@ -12,6 +12,8 @@ at the press, before the service has seen it; the service's SET then sets them
   (``call_soon_threadsafe``), and goes to the service with that time as
   ``device_at_ms``: a press the loop took late is still the press of its instant
   (the service's tolerance, clock/device/device_time.py).
+- The parts are opened together (:func:`~firmware_bridge.pi.hardware.open_hardware`,
+  which lets every pin go when a display does not answer).
 - :class:`~firmware_bridge.pi.lights.Lights` and
   :class:`~firmware_bridge.pi.panel.Panel` draw :meth:`GpioClock.face` on every
   change and every :data:`REFRESH_MS` of the table's time (the running time, a beep's
@@ -26,47 +28,27 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import warnings
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gpiozero import GPIOZeroError, PinFactoryFallback
+from gpiozero import GPIOZeroError
 from gpiozero.pins.mock import MockFactory
 
 from clock.device.core import ClockCore
 from clock.device.interface import DeviceEvent, DeviceOnline, PausePressed, SidePressed
 from clock.timeline import Timeline
-from firmware_bridge.pi.buttons import Buttons
-from firmware_bridge.pi.lights import Lights
-from firmware_bridge.pi.panel import DeviceFactory, Panel, dummy_devices
+from firmware_bridge.pi.face import Face
+from firmware_bridge.pi.hardware import PinsError, open_hardware
+from firmware_bridge.pi.panel import DeviceFactory, dummy_devices
 from firmware_bridge.pi.wiring import Wiring, load_wiring
 
-__all__ = ["DEVICE_ID", "REFRESH_MS", "Face", "GpioClock", "open_gpio_clock"]
+__all__ = ["DEVICE_ID", "REFRESH_MS", "GpioClock", "open_gpio_clock"]
 
 DEVICE_ID = "gpio"
 """The clock's identity, as the table's link line shows it (``clock: connected (gpio)``)."""
 REFRESH_MS = 100
 """How often the lights and displays are redrawn and the pause button's hold read."""
-
-
-@dataclass(frozen=True, slots=True)
-class Face:
-    """What the clock shows: the shape :class:`firmware_bridge.pi.face.ClockFace` reads."""
-
-    remaining_ms: tuple[int, int]
-    """Both times, negative in overtime."""
-    running: int | None
-    """The side named to run."""
-    paused: bool
-    """Both clocks stopped."""
-    text: str
-    """The table's TEXT line."""
-    beeps: int
-    """BEEPs so far: a rise sounds the buzzer."""
-    host_online: bool
-    """Whether the table reads the clock."""
 
 
 class GpioClock:
@@ -105,30 +87,22 @@ class GpioClock:
         """Whether the table reads the clock (from :meth:`events` to :meth:`close`)."""
         self.pin_factory = pin_factory
         """gpiozero's pin factory (None: the Pi's own); tests drive its mock pins."""
-        now = timeline.now_ms
-        # the pins first: on a machine without them that is the one thing to say
-        self.lights = Lights(wiring, pin_factory=pin_factory, now_ms=now)
+        self.hardware = open_hardware(
+            wiring,
+            pin_factory=pin_factory,
+            device_factory=device_factory,
+            now_ms=timeline.now_ms,
+            on_side=self._side_edge,
+            on_pause=self._pause_edge,
+            on_halt=_stay_up,
+        )
+        """The buttons, the lights and the displays."""
+        self.buttons = self.hardware.buttons
+        """The two player buttons and pause."""
+        self.lights = self.hardware.lights
         """The running side's LEDs and the buzzer."""
-        try:
-            self.buttons = Buttons(
-                wiring,
-                pin_factory=pin_factory,
-                now_ms=now,
-                on_side=self._side_edge,
-                on_pause=self._pause_edge,
-                on_halt=_stay_up,
-            )
-            """The two player buttons and pause."""
-        except BaseException:
-            self.lights.close()
-            raise
-        try:
-            self.panel = Panel.open(wiring, device_factory, now_ms=now)
-            """The two displays."""
-        except BaseException:
-            self.buttons.close()
-            self.lights.close()
-            raise
+        self.panel = self.hardware.panel
+        """The two displays."""
         self._queue.put_nowait(DeviceOnline(DEVICE_ID))
         self._show()  # power-up: the times, and "no table" until the service reads
 
@@ -145,9 +119,7 @@ class GpioClock:
         )
 
     def _show(self) -> None:
-        face = self.face()
-        self.lights.show(face)
-        self.panel.show(face)
+        self.hardware.show(self.face())
 
     async def _refreshing(self) -> None:
         while True:
@@ -167,7 +139,9 @@ class GpioClock:
 
     def _press(self, side: int, at: int) -> None:
         times = self.core.shown()
-        self.core.press(side)  # a press on the side not running changes nothing here
+        # at the button's edge, not when the loop got to it; a press on the side not
+        # running changes nothing here
+        self.core.press(side, at)
         self._seq += 1
         shown = times if self.report_times else None
         self._queue.put_nowait(SidePressed(side, at, self._seq, shown, device_at_ms=at))
@@ -227,9 +201,7 @@ class GpioClock:
             self._refresh = None
         self.online = False
         self._queue.put_nowait(None)
-        self.buttons.close()
-        self.lights.close()
-        self.panel.close()
+        self.hardware.close()
 
 
 def _stay_up() -> None:
@@ -260,18 +232,17 @@ def open_gpio_clock(
     if mock:
         pin_factory, device_factory = MockFactory(), dummy_devices
     try:
-        with warnings.catch_warnings():
-            # gpiozero warns of each pin library it falls back from; the error says it all
-            warnings.simplefilter("ignore", PinFactoryFallback)
-            return GpioClock(
-                timeline,
-                wiring,
-                initial_ms=initial_ms,
-                report_times=report_times,
-                pin_factory=pin_factory,
-                device_factory=device_factory,
-            )
-    except GPIOZeroError as exc:
-        raise ValueError(f"no GPIO pins here ({exc}); on a laptop, try gpio:mock") from None
+        return GpioClock(
+            timeline,
+            wiring,
+            initial_ms=initial_ms,
+            report_times=report_times,
+            pin_factory=pin_factory,
+            device_factory=device_factory,
+        )
+    except PinsError as exc:
+        raise ValueError(f"{exc}; on a laptop, try gpio:mock") from None
+    except GPIOZeroError as exc:  # a pin refused: taken by another program, say
+        raise ValueError(f"the GPIO pins cannot be used: {exc}") from None
     except OSError as exc:  # a display that does not answer: the panel's one line says which
         raise ValueError(str(exc)) from None

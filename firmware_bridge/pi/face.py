@@ -1,16 +1,19 @@
 """What a clock shows, as the Pi's lights and displays read it.
 
 :class:`ClockFace` is the shape of :class:`firmware_bridge.device.firmware.Display`
-(the emulated firmware's snapshot) written as a protocol, so the table's own GPIO
-clock (:mod:`firmware_bridge.host`, which never imports the device side) can drive
-the same lights and panel with a record of its own.
+(the emulated firmware's snapshot) written as a protocol: the lights and the panel
+read any record of that shape. :class:`Face` is the one such record on this side of
+the floors: the table's own GPIO clock (:mod:`firmware_bridge.host`, which never
+imports the device side, where Display lives) shows one.
 """
 
 from __future__ import annotations
 
 from typing import Protocol
 
-__all__ = ["ClockFace", "running_side"]
+import msgspec
+
+__all__ = ["ClockFace", "Face", "running_side"]
 
 
 class ClockFace(Protocol):
@@ -39,6 +42,17 @@ class ClockFace(Protocol):
     @property
     def host_online(self) -> bool:
         """Whether the table answers."""
+
+
+class Face(msgspec.Struct, frozen=True):
+    """What a clock shows, as a record (:class:`ClockFace`'s fields, in its order)."""
+
+    remaining_ms: tuple[int, int]
+    running: int | None
+    paused: bool
+    text: str
+    beeps: int
+    host_online: bool
 
 
 def running_side(face: ClockFace) -> int | None:

@@ -3,8 +3,9 @@
 :meth:`Lights.show` lights the LED of the side whose time runs (neither when the
 clock is paused) and starts the buzzer for each new beep: the clock's beep count
 rose since the last show. The buzzer stops at the first show ``beep_ms`` after it
-started, read from ``now_ms`` (no timer thread, so tests step a fake clock): the
-refresh loop shows the clock every 100 ms or so anyway, to redraw a running time.
+started (the BEEP's own ``duration_ms`` when the show is given it), read from
+``now_ms`` (no timer thread, so tests step a fake clock): the refresh loop shows
+the clock every 100 ms or so anyway, to redraw a running time.
 """
 
 from __future__ import annotations
@@ -46,8 +47,12 @@ class Lights:
         self._beeps = 0
         self._quiet_at: int | None = None  # when the sounding beep ends
 
-    def show(self, face: ClockFace) -> None:
-        """Light the running side's LED; sound a new beep; end one that has sounded."""
+    def show(self, face: ClockFace, *, beep_ms: int | None = None) -> None:
+        """Light the running side's LED; sound a new beep; end one that has sounded.
+
+        ``beep_ms``: how long a new beep sounds (a BEEP's ``duration_ms``; None:
+        :attr:`beep_ms`).
+        """
         running = running_side(face)
         for side, led in enumerate(self._leds):
             if side == running:
@@ -57,7 +62,7 @@ class Lights:
         now = self._now()
         if face.beeps > self._beeps:
             self._buzzer.on()
-            self._quiet_at = now + self.beep_ms
+            self._quiet_at = now + (self.beep_ms if beep_ms is None else beep_ms)
         elif self._quiet_at is not None and now >= self._quiet_at:
             self._buzzer.off()
             self._quiet_at = None
