@@ -8,13 +8,15 @@ Two kinds (``display`` in the wiring):
   words black) on the running side: the mark; in it "paused" when both clocks are
   stopped and the link state, "no table" or "table ok", always (so at power-up
   too); under the time, the TEXT line (HOLD, CHALLENGE, a penalty, a result) in
-  small letters, cut to the width.
+  small letters. A TEXT too wide for it is broken at words into lines shown in
+  turn, :data:`PAGE_MS` each (a word is never cut, so ``-10`` never shows as ``-1``).
 - **MAX7219** (two 8-digit seven-segment modules on one SPI chain;
   :func:`segment_text`, :func:`render_segments`): per side a mark digit (three bars
   on the running side) and the time with the decimal point as the colon
   (``25.00``, ``-1.05``). Eight digits cannot hold a time and a word, so the TEXT
   and the link state are pages that replace the times: on both modules when they
-  fit in eight digits, else across the two (16 digits, cut there); each page shows
+  fit in eight digits, else across the two (a TEXT over 16 digits is broken at
+  words into several pages); each page shows
   :data:`PAGE_MS` from when they change, then the times for :data:`TIMES_MS`, then
   the pages again while they stand. A link that comes up shows "table ok" for one
   page.
@@ -22,16 +24,18 @@ Two kinds (``display`` in the wiring):
 :class:`Panel` holds the luma devices: :meth:`Panel.open` makes them from the wiring
 (``device_factory`` given: :func:`dummy_devices`, luma's dummy device, for tests and
 docs/images/pi-clock/). :func:`segment_picture` draws the MAX7219's digits as a
-picture of the modules, for the docs.
+picture of the modules, for the docs. A display that stops answering (a loose wire:
+luma's I2C raises its own ``DeviceNotFoundError``, not an OSError, for the kernel's
+EREMOTEIO) costs its frames and a logged warning, never the clock.
 """
 
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from luma.core.error import Error as LumaError
 from PIL import Image, ImageDraw, ImageFont
 
 from engine.clocktext import clock_text
@@ -57,6 +61,7 @@ __all__ = [
     "dummy_devices",
     "hardware_devices",
     "link_state",
+    "oled_lines",
     "render_oled",
     "render_segments",
     "segment_bytes",
@@ -123,14 +128,37 @@ def _draw_cells(draw: ImageDraw.ImageDraw, x: int, y: int, text: str, fill: int)
         x += _advance(char)
 
 
-def _fit(text: str, width: int) -> str:
-    while text and SMALL_FONT.getlength(text) > width:
-        text = text[:-1]
-    return text
+def _lines(text: str, fits: Callable[[str], bool]) -> list[str]:
+    """``text`` broken at spaces into lines that each ``fits``: a word cut in two
+    could read as another (``-10`` as ``-1``). Only a word too long for a line of its
+    own is cut, at the letter where it stops fitting."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        joined = f"{line} {word}" if line else word
+        if fits(joined):
+            line = joined
+            continue
+        if line:
+            lines.append(line)
+        while not fits(word):
+            cut = max((i for i in range(1, len(word)) if fits(word[:i])), default=1)
+            lines.append(word[:cut])
+            word = word[cut:]
+        line = word
+    if line:
+        lines.append(line)
+    return lines
 
 
-def render_oled(face: ClockFace, side: int) -> Image.Image:
-    """What ``side``'s OLED shows (128x64, one bit per pixel)."""
+def oled_lines(text: str) -> list[str]:
+    """The OLED's TEXT line as the lines shown in turn (``[]``: none)."""
+    return _lines(text, lambda line: SMALL_FONT.getlength(line) <= OLED_SIZE[0] - 4)
+
+
+def render_oled(face: ClockFace, side: int, line: str | None = None) -> Image.Image:
+    """What ``side``'s OLED shows (128x64, one bit per pixel): ``line`` in the TEXT
+    line (None: the TEXT's first line, :func:`oled_lines`)."""
     width = OLED_SIZE[0]
     image = Image.new("1", OLED_SIZE, 0)
     draw = ImageDraw.Draw(image)
@@ -145,7 +173,7 @@ def render_oled(face: ClockFace, side: int) -> Image.Image:
     shown = _time(face, side)
     span = sum(_advance(c) for c in shown)
     _draw_cells(draw, (width - span) // 2, TIME_Y, shown, 1)
-    text = _fit(face.text, width - 4)
+    text = line if line is not None else next(iter(oled_lines(face.text)), "")
     if text:
         x = (width - round(SMALL_FONT.getlength(text))) // 2
         draw.text((x, TEXT_Y), text, font=SMALL_FONT, fill=1)
@@ -174,7 +202,7 @@ def _centred(text: str) -> str:
 
 
 def _pages(face: ClockFace) -> list[str]:
-    words = [face.text[i : i + 2 * _DIGITS] for i in range(0, len(face.text), 2 * _DIGITS)]
+    words = _lines(face.text, lambda page: _digits(page) <= 2 * _DIGITS)
     if not face.host_online:
         words.append(NO_TABLE_PAGE)
     return words
@@ -272,13 +300,16 @@ def hardware_devices(wiring: Wiring) -> list[Any]:
     except ImportError as exc:
         raise PanelError(
             f"--display {wiring.display}: the {exc.name} module is not installed"
-            f" (pip install {exc.name}; docs/pi-clock.md)"
+            f" ({_INSTALL.get(exc.name or '', f'pip install {exc.name}')}; docs/pi-clock.md)"
         ) from None
 
 
-def _hardware(wiring: Wiring) -> list[Any]:
-    from luma.core.error import Error as LumaError
+_INSTALL = {"spidev": "sudo apt-get install python3-spidev"}
+"""How docs/pi-clock.md installs a driver's module that pip does not (Raspberry Pi OS's
+own package, seen by the clock's virtual environment)."""
 
+
+def _hardware(wiring: Wiring) -> list[Any]:
     if wiring.display in ("oled", "sh1106"):
         from luma.core.interface.serial import i2c
         from luma.oled.device import sh1106, ssd1306
@@ -327,10 +358,6 @@ def dummy_devices(wiring: Wiring) -> list[Any]:
     return []
 
 
-def _monotonic_ms() -> int:
-    return time.monotonic_ns() // 1_000_000
-
-
 class Panel:
     """The two displays of one clock."""
 
@@ -355,19 +382,21 @@ class Panel:
         wiring: Wiring,
         device_factory: DeviceFactory | None = None,
         *,
-        now_ms: Callable[[], int] | None = None,
+        now_ms: Callable[[], int],
     ) -> Panel:
         """The displays the wiring names (``device_factory``: :func:`dummy_devices`
-        in tests; by default the hardware). ``now_ms``: the clock the MAX7219's pages
-        run on (by default the monotonic clock)."""
+        in tests; by default the hardware). ``now_ms``: the clock's own time, which
+        the MAX7219's pages run on."""
         make = device_factory or hardware_devices
-        return cls(wiring.display, make(wiring), now_ms or _monotonic_ms)
+        return cls(wiring.display, make(wiring), now_ms)
 
     def show(self, face: ClockFace) -> None:
         """Draw ``face`` on the displays (call it on every change and every refresh)."""
         if self.kind in ("oled", "sh1106"):
+            lines = oled_lines(face.text)
+            line = lines[self._stood(lines) // PAGE_MS % len(lines)] if lines else ""
             for side in range(len(self.devices)):
-                self._send(side, render_oled(face, side))
+                self._send(side, render_oled(face, side, line))
         elif self.kind == "max7219":
             self._send(0, render_segments(segment_text(face, self._page(face))))
 
@@ -378,7 +407,7 @@ class Panel:
             return
         try:
             self.devices[index].display(image)
-        except OSError as exc:
+        except (OSError, LumaError) as exc:  # luma's i2c turns EREMOTEIO into its own
             self._sent[index] = None
             self.refused += 1
             if self.refused == 1 or self.refused % 100 == 0:
@@ -397,19 +426,27 @@ class Panel:
                 return TABLE_OK_PAGE
             self._greeting_until = None
         pages = _pages(face)
-        if pages != self._pages:
-            self._pages, self._pages_since = pages, now
+        stood = self._stood(pages)
         if not pages:
             return None
-        at = (now - self._pages_since) % (len(pages) * PAGE_MS + TIMES_MS)
-        index = at // PAGE_MS
+        index = stood % (len(pages) * PAGE_MS + TIMES_MS) // PAGE_MS
         return pages[index] if index < len(pages) else None
+
+    def _stood(self, pages: list[str]) -> int:
+        """How long these pages have stood: they turn from when they change."""
+        now = self._now()
+        if pages != self._pages:
+            self._pages, self._pages_since = pages, now
+        return now - self._pages_since
 
     def images(self) -> list[Image.Image]:
         """What each dummy device shows (left, right; or the one MAX7219 chain)."""
         return [device.image for device in self.devices]
 
     def close(self) -> None:
-        """Blank the displays and let them go."""
-        for device in self.devices:
-            device.cleanup()
+        """Blank the displays and let them go (one that does not answer is let go as it is)."""
+        for index, device in enumerate(self.devices):
+            try:
+                device.cleanup()
+            except (OSError, LumaError) as exc:
+                log.warning("display %d could not be blanked: %s", index, exc)

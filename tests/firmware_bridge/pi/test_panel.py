@@ -1,17 +1,21 @@
 """The Pi clock's displays (:mod:`firmware_bridge.pi.panel`) on luma's dummy device (a
-mock: the Pi's displays cannot run here; it keeps the image it was sent). What they
+mock: the Pi's displays cannot run here; it keeps the image it was sent), and luma's
+real SSD1306 driver on a stand-in I2C bus that fails as a loose wire does. What they
 show is read back (:mod:`tests.support.pi_display`): an OLED's time glyph by glyph
 against the panel's font, its words found drawn in their place, and the MAX7219
 chain's digits as the segment bits luma's own mapper gives for the expected text."""
 
 from __future__ import annotations
 
+import errno
 from pathlib import Path
 from typing import Any
 
 import pytest
-from luma.core.device import dummy
+from luma.core.error import DeviceNotFoundError
+from luma.core.interface.serial import i2c
 from luma.led_matrix.segment_mapper import dot_muncher
+from luma.oled.device import ssd1306
 from PIL import Image
 
 from firmware_bridge.device.firmware import ClockFirmware, Display
@@ -187,7 +191,7 @@ def test_max7219_shows_the_link_state_at_power_up_and_when_it_returns() -> None:
 
 
 def test_no_display_draws_nothing() -> None:
-    panel = Panel.open(load_wiring().with_display("none"), dummy_devices)
+    panel = Panel.open(load_wiring().with_display("none"), dummy_devices, now_ms=FakeTime())
     panel.show(face())
     assert panel.images() == []
 
@@ -202,29 +206,45 @@ def test_only_a_changed_frame_is_sent() -> None:
     assert [a is b for a, b in zip(first, after, strict=True)] == [False, True]
 
 
-class LooseWire(dummy):  # type: ignore[misc]
-    """A display whose I2C transfers fail, as one does with a loose wire: the only way
-    to have that here is to raise what luma's i2c raises (OSError 121)."""
+class I2cBus:
+    """An smbus as luma's ``i2c`` drives it, whose transfers fail while ``loose`` as the
+    kernel fails them for a display that stopped answering (OSError EREMOTEIO, 121).
+    A mock: there is no I2C bus here; above it the driver is luma's real SSD1306."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.loose = True
+    def __init__(self) -> None:
+        self.loose = False
+        self.data: list[int] = []
+        """The data bytes written (the frames' pixels)."""
 
-    def display(self, image: Image.Image) -> None:
+    def write_i2c_block_data(self, address: int, mode: int, values: list[int]) -> None:
         if self.loose:
-            raise OSError(121, "Remote I/O error")
-        super().display(image)
+            raise OSError(errno.EREMOTEIO, "Remote I/O error")
+        if mode == 0x40:  # luma's data mode
+            self.data.extend(values)
+
+
+def oled_on(bus: I2cBus, address: int) -> Any:
+    return ssd1306(i2c(bus=bus, address=address))
 
 
 def test_a_display_that_refuses_a_frame_does_not_stop_the_clock() -> None:
-    left, right = LooseWire(128, 64, mode="1"), dummy(128, 64, mode="1")
-    panel = Panel.open(load_wiring(), lambda _: [left, right])
+    """The real driver: luma turns the bus's EREMOTEIO into its DeviceNotFoundError."""
+    left_bus, right_bus = I2cBus(), I2cBus()
+    left, right = oled_on(left_bus, 0x3C), oled_on(right_bus, 0x3D)
+    panel = Panel.open(load_wiring(), lambda _: [left, right], now_ms=FakeTime())
+    left_bus.loose = True
+    with pytest.raises(DeviceNotFoundError):  # what the panel must take
+        left.display(Image.new("1", (128, 64)))
+    right_bus.data.clear()
     panel.show(face(754_321, 600_000))
-    assert read_oled_time(right.image) == "10:00"
     assert panel.refused == 1
-    left.loose = False  # the wire is pushed back: the same frame is sent again
+    assert len(right_bus.data) == 128 * 64 // 8  # the right display got its frame
+    left_bus.loose = False  # the wire is pushed back: the same frame is sent again
     panel.show(face(754_321, 600_000))
-    assert read_oled_time(left.image) == "12:34"
+    assert len(left_bus.data) == 128 * 64 // 8 + len(right_bus.data)  # init's blank + it
+    left_bus.loose = True
+    panel.close()  # blanking a display that does not answer: let go all the same
+    assert right_bus.data[-128 * 64 // 8 :] == [0] * (128 * 64 // 8)
 
 
 @pytest.mark.skipif(Path("/dev/i2c-1").exists(), reason="a Pi: real displays may answer")
@@ -235,5 +255,5 @@ def test_a_display_that_is_not_there_is_one_line_naming_it(kind: str) -> None:
         hardware_devices(load_wiring().with_display(kind))
     message = str(caught.value)
     assert message.startswith(f"--display {kind}: ")
-    assert "--display none" in message or "pip install spidev" in message
+    assert "--display none" in message or "apt-get install python3-spidev" in message
     assert "\n" not in message
