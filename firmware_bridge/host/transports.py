@@ -40,7 +40,7 @@ from clock.device.clock_spec import (
     ClockSpecError,
     Transport,
 )
-from firmware_bridge.pi import PI_EXTRA
+from firmware_bridge.pi import PI_EXTRA, missing_extra
 
 if TYPE_CHECKING:
     from clock.device.interface import ClockDevice
@@ -153,7 +153,7 @@ def parse_gpio(text: str) -> GpioSpec | None:
     """
     if text != "gpio" and not text.startswith("gpio:"):
         return None
-    from firmware_bridge.pi.wiring import DISPLAYS  # plain data: no Pi library
+    from firmware_bridge.pi.wiring import DISPLAYS, WiringError, display_kind  # no Pi library
 
     wiring: str | None = None
     display: str | None = None
@@ -165,8 +165,11 @@ def parse_gpio(text: str) -> GpioSpec | None:
             mock = True
         elif sep and key == "wiring" and value:
             wiring = value
-        elif sep and key == "display" and value in DISPLAYS:
-            display = value
+        elif sep and key == "display" and value:
+            try:
+                display = display_kind(value)
+            except WiringError as exc:
+                raise ClockSpecError(f"clock {text!r}: display={exc}") from None
         else:
             raise ClockSpecError(
                 f"clock {text!r}: unknown gpio option {opt!r}"
@@ -196,21 +199,21 @@ def _open_mqtt(spec: MqttSpec, context: ClockContext) -> ClockDevice:
 def _open_gpio(spec: GpioSpec, context: ClockContext) -> ClockDevice:
     from pathlib import Path
 
-    try:
-        from firmware_bridge.host.gpio_clock import open_gpio_clock
-
-        return open_gpio_clock(
-            context.timeline,
-            initial_ms=context.initial_ms,
-            report_times=context.report_times,
-            wiring_file=None if spec.wiring is None else Path(spec.wiring),
-            display=spec.display,
-            mock=spec.mock,
-        )
-    except ModuleNotFoundError as exc:  # a laptop install: the pi extra left out
+    missing = missing_extra()
+    if missing is not None:  # a laptop install: the pi extra left out
         raise ValueError(
-            f"the gpio clock needs the Pi's libraries ({exc.name} is not installed): {PI_EXTRA}"
-        ) from None
+            f"the gpio clock needs the Pi's libraries ({missing} is not installed): {PI_EXTRA}"
+        )
+    from firmware_bridge.host.gpio_clock import open_gpio_clock
+
+    return open_gpio_clock(
+        context.timeline,
+        initial_ms=context.initial_ms,
+        report_times=context.report_times,
+        wiring_file=None if spec.wiring is None else Path(spec.wiring),
+        display=spec.display,
+        mock=spec.mock,
+    )
 
 
 SERIAL: Transport[SerialSpec] = Transport(

@@ -16,7 +16,26 @@ command. The pins and displays come in from outside (a gpiozero pin factory, a l
 device factory): tests pass gpiozero's MockFactory and luma's dummy device.
 """
 
-__all__ = ["PI_EXTRA"]
+import importlib.util
+
+__all__ = ["PI_EXTRA", "PI_MODULES", "missing_extra"]
 
 PI_EXTRA = "pip install 'rackclock[pi]'"
 """What installs the Pi's libraries (gpiozero, luma): every refusal for want of them says it."""
+PI_MODULES = ("gpiozero", "luma.core", "luma.oled", "luma.led_matrix", "PIL")
+"""The modules the ``pi`` extra brings."""
+
+
+def missing_extra() -> str | None:
+    """The first module of the ``pi`` extra that is not installed, None when all are.
+
+    Looked up without importing them, so asking costs a command nothing.
+    """
+    for module in PI_MODULES:
+        try:
+            found = importlib.util.find_spec(module)
+        except ModuleNotFoundError:  # its parent package is missing
+            found = None
+        if found is None:
+            return module
+    return None

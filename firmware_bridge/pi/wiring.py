@@ -25,6 +25,7 @@ __all__ = [
     "OledBus",
     "Wiring",
     "WiringError",
+    "display_kind",
     "load_wiring",
     "wiring_table",
 ]
@@ -47,6 +48,18 @@ _SPI_CS = {0: 8, 1: 7}
 
 class WiringError(ValueError):
     """A wiring file that cannot be used; the message names the file and the key."""
+
+
+def display_kind(text: str) -> DisplayKind:
+    """``text`` as a display kind (``--display``, the gpio clock's ``display=``).
+
+    Raises:
+        WiringError: Not a display kind, quoting it and naming the kinds.
+    """
+    for kind in DISPLAYS:
+        if text == kind:
+            return kind
+    raise WiringError(f"{text!r}: not a display (choose {', '.join(DISPLAYS)})")
 
 
 class ButtonPins(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -108,10 +121,11 @@ class Wiring(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         Raises:
             WiringError: Not a display kind, quoting it.
         """
-        if display not in DISPLAYS:
-            choices = ", ".join(DISPLAYS)
-            raise WiringError(f"--display {display!r}: not a display (choose {choices})")
-        return _checked(msgspec.to_builtins(self) | {"display": display}, "--display")
+        try:
+            kind = display_kind(display)
+        except WiringError as exc:
+            raise WiringError(f"--display {exc}") from None
+        return _checked(msgspec.to_builtins(self) | {"display": kind}, "--display")
 
 
 def _defaults() -> dict[str, Any]:
