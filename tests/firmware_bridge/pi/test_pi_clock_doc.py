@@ -113,3 +113,48 @@ def test_it_is_linked_and_its_unit_is_the_one_in_deploy() -> None:
     venv = exec_start.removesuffix("/bin/rackclock")
     assert f"python3 -m venv --system-site-packages {venv}" in TEXT  # where the unit looks
     assert f"{venv}/bin/pip install" in TEXT
+
+
+def test_the_unit_runs_in_a_folder_lgpio_may_write() -> None:
+    """lgpio makes its pipes in the current folder: the unit's must be its user's own
+    (its StateDirectory), not / (gpiozero#1106)."""
+    unit = (REPO / "deploy" / "rackclock-pi-clock.service").read_text(encoding="utf-8")
+    (state,) = re.findall(r"^StateDirectory=(\S+)$", unit, re.MULTILINE)
+    (workdir,) = re.findall(r"^WorkingDirectory=(\S+)$", unit, re.MULTILINE)
+    assert workdir == f"/var/lib/{state}"
+    assert f"`{workdir}`" in TEXT
+
+
+def test_the_set_up_gives_the_i2c_speed_the_doc_counts_on() -> None:
+    assert "400 kHz" in section("What only a real Pi can show")
+    set_up = section("Setting up the Pi")
+    block = set_up[set_up.index("```sh") : set_up.index("```\n", set_up.index("```sh") + 5)]
+    assert "echo dtparam=i2c_arm_baudrate=400000 | sudo tee -a /boot/firmware/config.txt" in block
+    assert block.rstrip().endswith("sudo reboot")  # config.txt is read at boot
+    (uart,) = [line for line in set_up.splitlines() if "do_serial_hw 0" in line]
+    assert "sudo reboot" in uart
+
+
+def test_it_says_a_press_in_board_mode_waits_for_the_play() -> None:
+    """The table's default variant keeps the board, where a press before the play is
+    typed is refused: the doc says so, and gives --mode scoresheet where it is tried."""
+    import argparse
+
+    from engine.rules.variant import load_variant
+    from terminal_ui.cli import build_parser
+
+    commands = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    table = commands.choices["table"]
+    variant = next(a.default for a in table._actions if "--variant" in a.option_strings)
+    assert load_variant(variant).mode == "board"
+    assert "In board mode, the table's default" in TEXT
+    assert "--mode scoresheet" in section("Setting up the Pi")  # Try it
+    assert "--clock serial:/tmp/table --mode scoresheet" in section("Trying it on a laptop")
+
+
+def test_the_parts_list_has_what_the_wiring_needs() -> None:
+    parts = " ".join(row[0] for row in table_rows(section("Parts")))
+    assert "spade" in parts  # the microswitches have tabs, the jumper wires sockets
+    assert "micro-USB data cable" in parts  # a charge-only cable carries no serial
+    assert "under 16 mA" in parts  # the buzzer hangs straight on a GPIO pin
+    assert "NPN transistor" in section("Wiring")  # for a louder one
