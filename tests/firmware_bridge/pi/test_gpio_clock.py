@@ -10,6 +10,7 @@ panel's own font (tests/support/pi_display.py).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import re
@@ -113,6 +114,19 @@ async def test_a_press_on_a_pin_is_committed_at_the_instant_it_was_pressed(
         assert device.core.paused
         assert device.lights.lit == (False, False)
         assert device.text == "NEUTRAL (device)"
+
+
+async def test_the_clock_switches_at_the_buttons_edge_before_the_table_answers(
+    tmp_path: Path,
+) -> None:
+    async with gpio_table(tmp_path) as (session, device, timeline):
+        timeline.advance(5_000)
+        push(device, WIRING.buttons.left)  # at 6000: Ann ends her turn
+        timeline.advance(400)  # the event loop was busy: the press reaches the clock late
+        await asyncio.sleep(0)  # the clock has the press; the table has not seen it
+        assert session.service.state.clock.running == 0
+        assert device.core.running == 1
+        assert device.core.shown() == (1_495_000, 1_499_600)  # switched at 6000, not 6400
 
 
 async def test_the_displays_show_the_tables_times_and_link(tmp_path: Path) -> None:

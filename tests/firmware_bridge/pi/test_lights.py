@@ -82,3 +82,14 @@ def test_a_restarted_clock_beeps_from_zero_again(rig: Rig) -> None:
     assert not rig.lights.sounding
     rig.lights.show(face(0, beeps=1))
     assert rig.lights.sounding
+
+
+def test_a_beep_sounds_as_long_as_its_beep_said(rig: Rig) -> None:
+    """BEEP's duration_ms, handed to show, over the default length (200 ms here)."""
+    rig.lights.show(face(0, beeps=1), beep_ms=500)
+    rig.now += 499
+    rig.lights.show(face(0, beeps=1), beep_ms=500)
+    assert rig.pins()[2]
+    rig.now += 1
+    rig.lights.show(face(0, beeps=1), beep_ms=500)
+    assert not rig.pins()[2]
