@@ -8,6 +8,7 @@ chain's digits as the segment bits luma's own mapper gives for the expected text
 from __future__ import annotations
 
 import errno
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,7 @@ from firmware_bridge.pi.panel import (
     hardware_devices,
 )
 from firmware_bridge.pi.wiring import load_wiring
+from tests.helpers import REPO
 from tests.support.pi_display import (
     bar_is_lit,
     find_words,
@@ -112,6 +114,23 @@ def test_a_long_text_is_cut_to_the_width() -> None:
         assert not find_words(image, long)
 
 
+def test_a_text_too_wide_shows_a_line_at_a_time_never_a_cut_number() -> None:
+    """The table's overtime line, which the OLED cannot hold in one: before, it showed
+    "OVERTIME Alexandra -1" for a penalty of -10."""
+    panel, now = oleds()
+    text = "OVERTIME Alexandra -10 (10/min)"
+    for image in shown(panel, face(text=text)):
+        assert find_words(image, "OVERTIME Alexandra")
+        assert not find_words(image, "-1")
+    now.ms += PAGE_MS
+    for image in shown(panel, face(text=text)):
+        assert find_words(image, "-10 (10/min)")
+        assert not find_words(image, "OVERTIME")
+    now.ms += PAGE_MS  # and round again
+    for image in shown(panel, face(text=text)):
+        assert find_words(image, "OVERTIME Alexandra")
+
+
 def test_at_power_up_the_oleds_show_the_time_and_no_table() -> None:
     now = FakeTime()
     firmware = ClockFirmware(initial_ms=1_200_000, clock=now)
@@ -166,6 +185,21 @@ def test_max7219_shows_text_as_pages_between_the_times() -> None:
     assert read_segments(image) == segments("CHALLEnGE       ")  # across both
     (image,) = shown(panel, face(text="-10"))
     assert read_segments(image) == segments("  -10     -10   ")
+
+
+def test_max7219_breaks_a_long_text_into_pages_at_words() -> None:
+    panel, now = chain()
+    text = "OVERTIME Alexandra -10 (10/min)"
+    pages = []
+    for _ in range(3):
+        pages.append(read_segments(shown(panel, face(text=text))[0]))
+        now.ms += PAGE_MS
+    assert pages == [
+        segments("OVErtIMEOVErtIME"),
+        segments("Alexandra -10   "),  # across both: the number whole
+        segments("(10/min)(10/min)"),
+    ]
+    assert segment_chars(shown(panel, face(text=text))[0]) == "*   25.00    25.00"
 
 
 def test_max7219_shows_the_link_state_at_power_up_and_when_it_returns() -> None:
@@ -257,3 +291,12 @@ def test_a_display_that_is_not_there_is_one_line_naming_it(kind: str) -> None:
     assert message.startswith(f"--display {kind}: ")
     assert "--display none" in message or "apt-get install python3-spidev" in message
     assert "\n" not in message
+
+
+def test_the_pi_extra_brings_a_pillow_with_sized_default_fonts() -> None:
+    """The panel's fonts are ImageFont.load_default(size=...), new in Pillow 10.1."""
+    project = tomllib.loads((REPO / "pyproject.toml").read_text("utf-8"))
+    pillow = [
+        r for r in project["project"]["optional-dependencies"]["pi"] if r.startswith("pillow")
+    ]
+    assert pillow == ["pillow>=10.1"]
