@@ -4,8 +4,9 @@ and a press of either of its buttons starts the game as a clock key on the start
 screen does; after a game is over, the next game's start is shown the same way.
 
 Real parts: the emulated clock firmware speaking the serial protocol on a real pty
-(``os.openpty``), the table opened from its ``--clock serial:`` text, its log on disk,
-real time; the table terminal under Textual's Pilot for the start screen.
+(``os.openpty``), or MQTT through a real Mosquitto, the table opened from its
+``--clock`` text, its log on disk, real time; the table terminal under Textual's Pilot
+for the start screen.
 """
 
 from __future__ import annotations
@@ -24,11 +25,12 @@ from clock.timeline import MonotonicTimeline
 from engine.events import GameStarted, ResultDeclared
 from engine.rules.state import Phase
 from firmware_bridge.device.firmware import ClockFirmware
+from firmware_bridge.device.mqtt_device import run_mqtt
 from firmware_bridge.device.serial_runner import run_fd
 from firmware_bridge.table_setup import open_table
 from terminal_ui.shared.start import StartScreen
 from terminal_ui.table.app import TableApp
-from tests.helpers import config, screen_text, until, wait_for
+from tests.helpers import Broker, config, screen_text, until, wait_for
 
 NZASP_MS = 1_500_000
 """nzasp's starting time: 25:00 each."""
@@ -147,3 +149,32 @@ async def test_a_press_on_the_clock_closes_the_table_terminals_start_screen(
             assert isinstance(app.session, TableSession)
             assert app.session.started is None  # the press started it, not a key
         assert logged(cfg.log) == [("game_started", False)]
+
+
+async def test_a_clock_on_a_broker_shows_the_start_and_starts_the_game(
+    mosquitto: Broker, tmp_path: Path
+) -> None:
+    url = mosquitto.url("/club/t1")
+    fw = ClockFirmware("clock-mqtt", initial_ms=600_000)
+    task = asyncio.create_task(run_mqtt(fw, url), name="fw")
+    spec = TableSpec(
+        log=tmp_path / "game.db",
+        variant="toronto-speed",
+        players=("Ann", "Ben"),
+        first=1,
+        clock=url,
+        heartbeat_ms=0,
+    )
+    session = open_table(spec, timeline=MonotonicTimeline())
+    try:
+        await session.open()
+        await wait_for(lambda: shows_start(fw, SPEED_MS, 1), "3:00 each, Ben to start")
+        fw.press(0)
+        await wait_for(lambda: session.service.state.phase is Phase.PLAYING, "the game")
+        await wait_for(lambda: fw.running == 1 and not fw.paused, "Ben's time running")
+        assert logged(spec.log) == [("game_started", False)]
+    finally:
+        await session.stop()
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
