@@ -38,9 +38,9 @@ from typing import Any
 from firmware_bridge.device.firmware import ClockFirmware, Display
 from firmware_bridge.device.mqtt_device import run_mqtt
 from firmware_bridge.device.serial_runner import run_serial
-from firmware_bridge.pi.buttons import BOUNCE_MS, HALT_MS, Buttons
-from firmware_bridge.pi.lights import Lights
-from firmware_bridge.pi.panel import PAGE_MS, DeviceFactory, Panel
+from firmware_bridge.pi.buttons import BOUNCE_MS, HALT_MS
+from firmware_bridge.pi.hardware import open_hardware
+from firmware_bridge.pi.panel import PAGE_MS, DeviceFactory
 from firmware_bridge.pi.wiring import Wiring
 
 __all__ = [
@@ -95,6 +95,12 @@ class PiClock:
         device_id: Sent in HELLO.
         bounce_ms: A button's bounce window.
         halt_ms: How long pause is held to halt.
+
+    Raises:
+        firmware_bridge.pi.hardware.PinsError: No pin library works here (it says
+            each one's reason).
+        firmware_bridge.pi.panel.PanelError: A display does not answer.
+        gpiozero.GPIOZeroError: A pin is refused.
     """
 
     def __init__(
@@ -123,26 +129,18 @@ class PiClock:
         self._notice_until = 0
         self._loop: asyncio.AbstractEventLoop | None = None
         self._halting: asyncio.Task[None] | None = None
-        self.panel = Panel.open(wiring, device_factory, now_ms=now)
-        """The two displays."""
-        self.lights = Lights(wiring, pin_factory=pin_factory, now_ms=now)
-        """The running side's LEDs and the buzzer."""
-        try:
-            self.buttons = Buttons(
-                wiring,
-                pin_factory=pin_factory,
-                now_ms=now,
-                on_side=self._side_pressed,
-                on_pause=self._pause_pressed,
-                on_halt=self._pause_held,
-                bounce_ms=bounce_ms,
-                halt_ms=halt_ms,
-            )
-            """The two player buttons and pause."""
-        except BaseException:
-            self.lights.close()
-            self.panel.close()
-            raise
+        self.hardware = open_hardware(
+            wiring,
+            pin_factory=pin_factory,
+            device_factory=device_factory,
+            now_ms=now,
+            on_side=self._side_pressed,
+            on_pause=self._pause_pressed,
+            on_halt=self._pause_held,
+            bounce_ms=bounce_ms,
+            halt_ms=halt_ms,
+        )
+        """The buttons, the LEDs and buzzer, and the two displays."""
         self.fw.listeners.append(self._show)
 
     # --- what it shows ------------------------------------------------------------------
@@ -153,9 +151,7 @@ class PiClock:
         return dataclasses.replace(shown, text=self.notice) if self.notice else shown
 
     def _show(self, display: Display) -> None:
-        face = self.face(display)
-        self.lights.show(face)
-        self.panel.show(face)  # it sends a display only a frame that changed
+        self.hardware.show(self.face(display), beep_ms=self.fw.beep_ms)  # BEEP's duration
 
     def _say(self, notice: str) -> None:
         """Put ``notice`` over the table's text for :data:`NOTICE_MS`, and show it."""
@@ -166,7 +162,7 @@ class PiClock:
     def refresh(self) -> None:
         """Redraw the running time, end a beep and a notice, check pause's hold (every
         :data:`REFRESH_S`)."""
-        self.buttons.poll()
+        self.hardware.buttons.poll()
         if self.notice and self.fw.now_ms() >= self._notice_until:
             self.notice = ""
         self._show(self.fw.display())
@@ -239,6 +235,4 @@ class PiClock:
 
     def close(self) -> None:
         """Release the GPIOs, turn the lights off, blank the displays."""
-        self.buttons.close()
-        self.lights.close()
-        self.panel.close()
+        self.hardware.close()

@@ -16,15 +16,13 @@ import argparse
 import asyncio
 import contextlib
 import dataclasses
-import importlib.util
 import logging
 import signal
 import sys
-import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from firmware_bridge.pi import PI_EXTRA
+from firmware_bridge.pi import PI_EXTRA, missing_extra
 from terminal_ui.cli.emulate import QUIT_FLUSH_S, command_lines, parse_command
 
 if TYPE_CHECKING:
@@ -33,8 +31,6 @@ if TYPE_CHECKING:
     from firmware_bridge.pi.wiring import Wiring
 
 __all__ = ["register", "run"]
-
-log = logging.getLogger(__name__)
 
 PRESS_S = 0.05
 """How long a mock button is held down for one press (longer than a bounce)."""
@@ -83,18 +79,6 @@ def register(sub: Any) -> None:
     cmd.set_defaults(handler=run)
 
 
-def _missing_extra() -> str | None:
-    """The first library of the pi extra that is not installed, None when all are."""
-    for module in ("gpiozero", "luma.core", "luma.oled", "luma.led_matrix"):
-        try:
-            found = importlib.util.find_spec(module)
-        except ModuleNotFoundError:  # its parent package is missing
-            found = None
-        if found is None:
-            return module
-    return None
-
-
 def _table_named(url: str, table: str | None) -> str | None:
     """Why ``--mqtt`` cannot be used, None when it can (read by the one URL parser)."""
     from firmware_bridge.mqtt.connection import parse_url
@@ -111,7 +95,7 @@ def _table_named(url: str, table: str | None) -> str | None:
 def run(args: argparse.Namespace) -> int:
     """Run the Pi clock until stopped (with ``--mock-pins``: until quit or end of input)."""
     err = sys.stderr
-    missing = _missing_extra()
+    missing = missing_extra()
     if missing is not None:
         err.write(f"rackclock pi-clock: the Pi clock needs {missing}: {PI_EXTRA}\n")
         return 2
@@ -149,7 +133,7 @@ def _open(args: argparse.Namespace, wiring: Wiring, pins: Any, out: TextIO) -> P
     """The clock on the Pi's pins and displays, or on mock ones (``pins``: a MockFactory).
 
     Raises:
-        OSError, gpiozero.GPIOZeroError, luma.core.error.Error: No pins or displays here.
+        OSError, gpiozero.GPIOZeroError: No pins or displays here.
     """
     from firmware_bridge.pi.box import PiClock, power_off
     from firmware_bridge.pi.panel import dummy_devices
@@ -171,31 +155,20 @@ def _open(args: argparse.Namespace, wiring: Wiring, pins: Any, out: TextIO) -> P
 
 
 async def _main(args: argparse.Namespace, wiring: Wiring, out: TextIO, err: TextIO) -> int:
-    from gpiozero import GPIOZeroError, PinFactoryFallback
+    from gpiozero import GPIOZeroError
     from gpiozero.pins.mock import MockFactory
-    from luma.core.error import Error as DisplayError
 
     pins = MockFactory() if args.mock_pins else None
-    refused: Exception | None = None
-    with warnings.catch_warnings(record=True) as said:
-        # gpiozero warns of each pin library it falls back from (lgpio first): why the
-        # Pi's own library did not load (lgpio's pipes in a folder it may not write, on
-        # a Pi 5) is the only clue to a clock with no pins, so it is told, never hidden
-        warnings.simplefilter("always", PinFactoryFallback)
-        try:
-            clock = _open(args, wiring, pins, out)
-        except (OSError, GPIOZeroError, DisplayError) as exc:
-            refused = exc
-    fallbacks = [str(warning.message).removeprefix("Falling back from ") for warning in said]
-    if refused is not None:
-        why = f" (pin libraries: {'; '.join(fallbacks)})" if fallbacks else ""
+    try:
+        # gpiozero's pin-library fallbacks are logged by the hardware's opening, and
+        # named in its error when no library works (lgpio's reason first)
+        clock = _open(args, wiring, pins, out)
+    except (OSError, GPIOZeroError) as exc:  # PinsError and PanelError are OSErrors
         err.write(
-            f"rackclock pi-clock: cannot open the Pi's pins or displays: {refused}{why} "
+            f"rackclock pi-clock: cannot open the Pi's pins or displays: {exc} "
             "(not a Raspberry Pi? --mock-pins runs it without one)\n"
         )
         return 1
-    for fallback in fallbacks:
-        log.warning("pins: fell back from %s", fallback)
     loop = asyncio.get_running_loop()
     link = clock.run_serial(args.serial) if args.serial else clock.run_mqtt(args.mqtt, args.table)
     tasks = {asyncio.ensure_future(link)}

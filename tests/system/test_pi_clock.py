@@ -82,7 +82,7 @@ def presses(log: Path) -> list[Row]:
 
 def shows(clock: PiClock, face: Display) -> bool:
     """Whether both dummy OLEDs show exactly ``face`` (drawn by the panel's own renderer)."""
-    images = clock.panel.images()
+    images = clock.hardware.panel.images()
     return all(images[s].tobytes() == render_oled(face, s).tobytes() for s in (0, 1))
 
 
@@ -105,7 +105,7 @@ async def test_a_pi_clock_on_mock_pins_is_a_real_tables_clock(
         halt_ms=400,
     )
     buzzed: list[bool] = []
-    clock.fw.listeners.append(lambda _: buzzed.append(clock.lights.sounding))
+    clock.fw.listeners.append(lambda _: buzzed.append(clock.hardware.lights.sounding))
     fw = clock.fw
     async with background(clock.run_serial(str(socat_pair.b)), "pi clock"):
         # power-up: the clock's own time, "no table"
@@ -129,7 +129,7 @@ async def test_a_pi_clock_on_mock_pins_is_a_real_tables_clock(
             left.drive_high()
             await wait_for(lambda: len(presses(log)) >= 1, "the press in the log", WAIT_S)
             await wait_for(lambda: fw.running == 1, "the right side running", WAIT_S)
-            assert clock.lights.lit == (False, True)
+            assert clock.hardware.lights.lit == (False, True)
             right = pins.pin(RIGHT)
             right.drive_low()
             await asyncio.sleep(0.05)

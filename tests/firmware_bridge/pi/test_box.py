@@ -21,13 +21,14 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from gpiozero import LED, GPIOZeroError
 from gpiozero.pins.mock import MockFactory
 
 from firmware_bridge.device.firmware import Display
 from firmware_bridge.pi.box import NOTICE_MS, POWER_OFF, POWER_OFF_FAILED, PiClock
 from firmware_bridge.pi.buttons import HALT_MS
-from firmware_bridge.pi.panel import dummy_devices, render_oled
-from firmware_bridge.pi.wiring import load_wiring
+from firmware_bridge.pi.panel import PanelError, dummy_devices, render_oled
+from firmware_bridge.pi.wiring import Wiring, load_wiring
 from firmware_bridge.wire.protocol import Beep, Message, Pause, Press, Set, Text
 from terminal_ui.cli import main
 from tests.helpers import wait_for
@@ -81,7 +82,7 @@ class Rig:
 
     def shows(self, face: Display) -> bool:
         """Whether both OLEDs show exactly ``face``."""
-        images = self.clock.panel.images()
+        images = self.clock.hardware.panel.images()
         return all(images[s].tobytes() == render_oled(face, s).tobytes() for s in (0, 1))
 
 
@@ -114,7 +115,7 @@ async def test_at_power_up_the_panel_shows_the_time_and_no_table() -> None:
         expected = Display((60_000, 60_000), None, True, "", 0, False)
         assert rig.shows(expected)
         assert not rig.shows(Display((60_000, 60_000), None, True, "", 0, True))
-        assert rig.clock.lights.lit == (False, False)
+        assert rig.clock.hardware.lights.lit == (False, False)
 
 
 async def test_a_button_on_a_pin_presses_the_firmware_on_the_loop() -> None:
@@ -125,7 +126,7 @@ async def test_a_button_on_a_pin_presses_the_firmware_on_the_loop() -> None:
         assert isinstance(rig.sent[0], Press)
         assert rig.sent[0].side == 0
         assert rig.clock.fw.running == 1
-        assert rig.clock.lights.lit == (False, True)
+        assert rig.clock.hardware.lights.lit == (False, True)
         rig.time.ms += 5_000
         rig.clock.refresh()
         assert rig.clock.fw.remaining(1) == 60_000 - 5_200
@@ -172,7 +173,7 @@ async def test_a_press_on_the_side_not_running_does_not_switch() -> None:
         assert rig.clock.fw.running == 0
         await rig.push(RIGHT)
         assert rig.clock.fw.running == 0
-        assert rig.clock.lights.lit == (True, False)
+        assert rig.clock.hardware.lights.lit == (True, False)
         await rig.push(LEFT)
         assert rig.clock.fw.running == 1
 
@@ -183,12 +184,55 @@ async def test_text_and_beep_from_the_table_reach_the_panel_and_the_buzzer() -> 
         fw.handle(Set(1, (42_000, 30_000), 0, False))
         fw.handle(Text(2, "CHALLENGE"))
         assert rig.shows(Display((42_000, 30_000), 0, False, "CHALLENGE", 0, False))
-        assert not rig.clock.lights.sounding
+        assert not rig.clock.hardware.lights.sounding
         fw.handle(Beep(3, 200))
-        assert rig.clock.lights.sounding
+        assert rig.clock.hardware.lights.sounding
         rig.time.ms += 250
         rig.clock.refresh()
-        assert not rig.clock.lights.sounding
+        assert not rig.clock.hardware.lights.sounding
+
+
+async def test_a_beep_sounds_as_long_as_the_table_says() -> None:
+    async with running(Rig()) as rig:
+        rig.clock.fw.handle(Beep(1, 600))
+        assert rig.clock.hardware.lights.sounding
+        rig.time.ms += 400
+        rig.clock.refresh()
+        assert rig.clock.hardware.lights.sounding  # longer than the buzzer's own 200 ms
+        rig.time.ms += 200
+        rig.clock.refresh()
+        assert not rig.clock.hardware.lights.sounding
+
+
+def test_displays_that_do_not_answer_leave_every_pin_free() -> None:
+    """The pins are opened first; a display that fails after them lets them go, so the
+    next start (systemd's restart) can take them again."""
+    pins = MockFactory()
+
+    def no_displays(wiring: Wiring) -> list[object]:
+        raise PanelError("--display oled: the left display does not answer")
+
+    with pytest.raises(PanelError, match="left display"):
+        PiClock(load_wiring(), pin_factory=pins, device_factory=no_displays)
+    clock = PiClock(load_wiring(), pin_factory=pins, device_factory=dummy_devices)
+    clock.close()
+
+
+def test_a_pin_already_taken_leaves_no_display_open() -> None:
+    pins = MockFactory()
+    made: list[object] = []
+
+    def displays(wiring: Wiring) -> list[object]:
+        made.extend(dummy_devices(wiring))
+        return made
+
+    taken = LED(23, pin_factory=pins)  # the left LED's pin, held by another program
+    try:
+        with pytest.raises(GPIOZeroError):
+            PiClock(load_wiring(), pin_factory=pins, device_factory=displays)
+    finally:
+        taken.close()
+    assert made == []  # the displays come after the pins: none was opened to leak
 
 
 async def test_holding_pause_pauses_at_once_then_halts() -> None:
@@ -368,5 +412,5 @@ def test_with_no_pins_it_says_why_each_pin_library_did_not_load(
     (lgpio's pipes in a folder it may not write): the one line says them."""
     status, err = refusal(capsys, "--serial", "/dev/ttyGS0", "--display", "none")
     assert status == 1
-    assert "Unable to load any default pin factory! (pin libraries: lgpio: " in err
+    assert "Unable to load any default pin factory! (Falling back from lgpio: " in err
     assert "--mock-pins runs it without one" in err
