@@ -32,6 +32,7 @@ EREMOTEIO) costs its frames and a logged warning, never the clock.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -130,11 +131,15 @@ def _draw_cells(draw: ImageDraw.ImageDraw, x: int, y: int, text: str, fill: int)
 
 def _lines(text: str, fits: Callable[[str], bool]) -> list[str]:
     """``text`` broken at spaces into lines that each ``fits``: a word cut in two
-    could read as another (``-10`` as ``-1``). Only a word too long for a line of its
-    own is cut, at the letter where it stops fitting."""
+    could read as another (``-10`` as ``-1``). Words in parentheses stay together
+    when they fit a line (``(10 per started min)``); only a word too long for a line
+    of its own is cut, at the letter where it stops fitting."""
+    words: list[str] = []
+    for unit in re.findall(r"\([^()]*\)|\S+", text):
+        words.extend([unit] if fits(unit) else unit.split())
     lines: list[str] = []
     line = ""
-    for word in text.split():
+    for word in words:
         joined = f"{line} {word}" if line else word
         if fits(joined):
             line = joined
