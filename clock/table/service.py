@@ -509,6 +509,8 @@ class TableService:
             )
             if fut is not None and not fut.done():
                 fut.set_result(ack)
+            if isinstance(event, GameStarted) and self._waiting is not None and self._next is None:
+                self._next = event  # the next game did not start: a press or key tries again
             self._publish(Update(self.state, self.status, refused=ack))
             self._device_dirty.set()  # the device may have switched on its own
             return
@@ -593,6 +595,10 @@ class TableService:
             # made by them (the device itself only presses and pauses), at the press.
             start, self._next = self._next, None
             self._enqueue(_Item(now, start, "clock start", on_disk=dev.on_disk))
+        elif isinstance(dev, SidePressed) and self._waiting is not None:
+            # The game is being started: a second press (a double press to start it) is
+            # no press in it, or it would end the starting player's first turn at once.
+            self._enqueue(_Item(now, None, "device", on_disk=dev.on_disk))
         elif isinstance(dev, SidePressed):
             times = dev.remaining_ms if self.authority == "device" else None
             at, arrived, late = now, None, None
