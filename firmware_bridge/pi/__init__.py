@@ -8,12 +8,15 @@ buttons, LEDs, a buzzer and two small displays adds to the clock firmware.
 - :mod:`~firmware_bridge.pi.lights`: the running side's LED and the buzzer;
 - :mod:`~firmware_bridge.pi.panel`: the two displays (SSD1306/SH1106 OLEDs or MAX7219
   seven-segment modules);
-- :mod:`~firmware_bridge.pi.face`: what the clock shows, as lights and panel read it.
+- :mod:`~firmware_bridge.pi.face`: what the clock shows, as lights and panel read it;
+- :mod:`~firmware_bridge.pi.hardware`: the buttons, lights and panel opened as one,
+  all or none.
 
 Everything here needs the ``pi`` extra (gpiozero, luma). Nothing outside this package
 imports it when a command starts, so a laptop without the extra runs every other
 command. The pins and displays come in from outside (a gpiozero pin factory, a luma
 device factory): tests pass gpiozero's MockFactory and luma's dummy device.
+:func:`missing_extra` says, without importing them, whether the extra is installed.
 """
 
 import importlib.util
