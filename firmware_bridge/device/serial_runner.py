@@ -20,7 +20,7 @@ import serial_asyncio_fast
 from firmware_bridge.device.firmware import ClockFirmware
 from firmware_bridge.host.hexdump_file import HexDump
 
-__all__ = ["BACKOFF_MAX_S", "BACKOFF_MIN_S", "POLL_S", "run_fd", "run_serial"]
+__all__ = ["BACKOFF_MAX_S", "BACKOFF_MIN_S", "POLL_S", "UNANSWERED_S", "run_fd", "run_serial"]
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +30,9 @@ BACKOFF_MIN_S = 0.2
 """First wait before reopening a lost port."""
 BACKOFF_MAX_S = 5.0
 """Longest wait between attempts to reopen a port."""
+UNANSWERED_S = 10.0
+"""How long an open port may go without the table answering before it is a warning
+(a USB gadget's ``/dev/ttyGS0`` opens whether or not a laptop is there)."""
 
 
 class _PortProtocol(asyncio.Protocol):
@@ -64,15 +67,24 @@ class _PortProtocol(asyncio.Protocol):
 
 
 async def _drive(
-    fw: ClockFirmware, write: Callable[[bytes], None], lost: asyncio.Future[str]
+    fw: ClockFirmware, write: Callable[[bytes], None], lost: asyncio.Future[str], where: str
 ) -> str:
-    """Run one session until ``lost`` resolves; returns why it ended."""
+    """Run one session until ``lost`` resolves; returns why it ended. A table that
+    does not answer for :data:`UNANSWERED_S` is a warning, once until it answers."""
     fw.emit = lambda msg: write(fw.serial_send(msg))
+    loop = asyncio.get_running_loop()
+    heard_at = loop.time()
+    told = False
     try:
         write(fw.serial_open())
         while not lost.done():
             await asyncio.wait([lost], timeout=POLL_S)
             write(fw.serial_poll())
+            if fw.host_online:
+                heard_at, told = loop.time(), False
+            elif not told and loop.time() - heard_at >= UNANSWERED_S:
+                log.warning("%s: no table has answered for %g s", where, UNANSWERED_S)
+                told = True
         return lost.result()
     finally:
         fw.emit = None
@@ -133,7 +145,7 @@ async def run_serial(
                 dump.note(f"open {url}")
             try:
                 await proto.made
-                reason = await _drive(fw, proto.write, proto.lost)
+                reason = await _drive(fw, proto.write, proto.lost, url)
             finally:
                 if not transport.is_closing():  # closing already after a read error
                     transport.abort()
@@ -216,7 +228,7 @@ async def run_fd(fw: ClockFirmware, fd: int, *, hexdump: HexDump | str | Path | 
     if dump is not None:
         dump.note(f"open fd {fd}")
     try:
-        reason = await _drive(fw, write, lost)
+        reason = await _drive(fw, write, lost, f"fd {fd}")
         if dump is not None:
             dump.note(reason)
         return reason

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import socket
 import subprocess
 import sys
@@ -24,6 +25,7 @@ import pytest
 from gpiozero import LED, GPIOZeroError
 from gpiozero.pins.mock import MockFactory
 
+from firmware_bridge.device import serial_runner
 from firmware_bridge.device.firmware import Display
 from firmware_bridge.pi.box import NOTICE_MS, POWER_OFF, POWER_OFF_FAILED, PiClock
 from firmware_bridge.pi.buttons import HALT_MS
@@ -314,6 +316,31 @@ async def test_a_serial_port_that_never_opens_is_a_warning_once(
     levels = warnings_from(caplog, f"cannot open {port}")
     assert levels[0] == logging.WARNING
     assert set(levels[1:]) == {logging.INFO}
+
+
+async def test_a_port_that_opens_but_no_table_answers_is_a_warning_once(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A USB gadget's /dev/ttyGS0 opens with no laptop there: a pty whose other end no
+    table reads stands in for it (the wait is cut from 10 s to 0.3 s)."""
+    monkeypatch.setattr(serial_runner, "UNANSWERED_S", 0.3)
+    caplog.set_level(logging.INFO)
+    table, port = os.openpty()
+    try:
+        async with running(Rig()) as rig:
+            link = asyncio.create_task(rig.clock.run_serial(os.ttyname(port)))
+            try:
+                await wait_for(lambda: "no table has answered" in caplog.text, "the warning", 3.0)
+                await asyncio.sleep(0.4)  # said once, not at every poll after
+            finally:
+                link.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await link
+    finally:
+        os.close(table)
+        os.close(port)
+    said = warnings_from(caplog, "no table has answered for 0.3 s")
+    assert said == [logging.WARNING]
 
 
 async def test_a_broker_that_never_answers_is_a_warning_once(
