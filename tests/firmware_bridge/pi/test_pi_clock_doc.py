@@ -158,3 +158,13 @@ def test_the_parts_list_has_what_the_wiring_needs() -> None:
     assert "micro-USB data cable" in parts  # a charge-only cable carries no serial
     assert "under 16 mA" in parts  # the buzzer hangs straight on a GPIO pin
     assert "NPN transistor" in section("Wiring")  # for a louder one
+
+
+def test_the_overtime_text_it_quotes_is_the_tables() -> None:
+    """The pictures' game is NZASP's (scripts/pi-pictures): the TEXT the doc quotes
+    ends with the rate the table's overtime line (clock/table/display.py) gives."""
+    from engine.clocktext import penalty_rate
+    from engine.rules.variant import load_variant
+
+    rate = penalty_rate(load_variant("nzasp"), short=True)
+    assert f"`OVERTIME Ben -20 ({rate})`" in section("What it looks like")
