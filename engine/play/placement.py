@@ -124,7 +124,6 @@ def place(
     word_mult = lay.word_mult
     blank = tile_set.blank
     new: list[tuple[int, str]] = []
-    laid: list[str] = []
     main_sum = 0
     main_mult = 1
     touches = False
@@ -198,7 +197,6 @@ def place(
             else:
                 tile_value = values[ch]
         new.append((idx, ch))
-        laid.append(ch)
         lm, wm = letter_mult[idx], word_mult[idx]
         main_sum += tile_value * lm
         main_mult *= wm
@@ -259,10 +257,12 @@ def place(
     bingo = len(new) == tile_set.rack_size
     total = sum(scores) + (tile_set.bingo_bonus if bingo else 0)
     written = move if through is None else Move(pos, "".join(through))
-    # A blank leaves the rack as '?': with no lower-case tile laid, the tiles as laid.
-    rack_tiles = "".join(laid)
+    # The tiles laid are the written ones less the squares played through (a list of
+    # them built tile by tile cost a step per tile). A blank leaves the rack as '?':
+    # with no lower-case tile laid, the tiles as laid.
+    rack_tiles = written.tiles.replace(".", "")
     if not rack_tiles.isupper():
-        rack_tiles = "".join("?" if ch.islower() else ch for ch in laid)
+        rack_tiles = "".join("?" if ch.islower() else ch for ch in rack_tiles)
     return Placement(written, tuple(new), words, scores, bingo, total, rack_tiles)
 
 

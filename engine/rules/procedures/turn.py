@@ -267,6 +267,11 @@ def pressed(state: GameState, ev: ClockPressed, t: int) -> GameState:
         return st
     if out:
         return out_play(st, t)
+    if st.scoreless < v.scoreless_turns:
+        # The usual play: the count of scoreless turns is short of the limit, so the
+        # game goes on (scoreless_check's own first test, made here without its call
+        # on every play of every replay).
+        return st
     return scoreless_check(st, t)
 
 
