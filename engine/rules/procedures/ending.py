@@ -11,8 +11,8 @@ from typing import Any
 from msgspec.structs import replace
 
 from engine.clocktext import clock_text
-from engine.equipment.board import Board
-from engine.equipment.rack import is_subrack, parse_rack
+from engine.equipment.board import EMPTY, Board
+from engine.equipment.rack import parse_rack
 from engine.equipment.tiles import TileSet
 from engine.errors import EngineError, Refusal
 from engine.events import Bye, EndRacks, Forfeited, Resigned, ResultDeclared, Signed
@@ -159,9 +159,21 @@ def racks_fit(racks: Counter[str], board: Board, tile_set: TileSet) -> bool:
     the racks' own tiles only (the whole pool built and subtracted was most of the
     end of every game; ``tests/engine/test_fast_paths.py`` holds the two forms to
     each other)."""
-    on_board = board.tiles()
-    unplayed = {t: tile_set.counts.get(t, 0) - on_board[t] for t in racks}
-    return is_subrack(racks, unplayed)
+    cells = board.cells
+    counts = tile_set.counts
+    for t, n in racks.items():
+        # The board's count of this tile alone, counted in C (a Counter of the whole
+        # board cost eight times as much): a blank lies as '?' until it is named, then
+        # as its letter in lower case; Board.tiles counts no lower-case tile or space.
+        if t == "?":
+            on_board = cells.count("?") + sum(cells.count(c) for c in set(cells) if c.islower())
+        elif t == EMPTY or t.islower():
+            on_board = 0
+        else:
+            on_board = cells.count(t)
+        if counts.get(t, 0) - on_board < n:
+            return False
+    return True
 
 
 def _end_racks(state: GameState, ev: EndRacks, t: int) -> GameState:
