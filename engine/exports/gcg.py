@@ -48,7 +48,6 @@ checker can hold the result to the moves.
 from __future__ import annotations
 
 import dataclasses
-import unicodedata
 from collections import Counter
 from collections.abc import Set
 
@@ -60,6 +59,7 @@ from engine.equipment.rack import rack_string
 from engine.equipment.tiles import load_tile_set
 from engine.errors import EngineError
 from engine.exports.gcg_table import Table
+from engine.exports.names import printable
 from engine.gcg.check import EXCHANGE_PRAGMA, SETTLED_PRAGMA, UNKNOWN_RACK_PRAGMA
 from engine.gcg.record import Event, EventKind, GameRecord, Player, Pragma
 from engine.gcg.result import ADJUSTED_PRAGMA, DEDUCTED_PRAGMA, RESULT_PRAGMA
@@ -71,7 +71,6 @@ __all__ = [
     "ExportError",
     "clock_annotation",
     "known_racks",
-    "one_line",
     "player_names",
     "stand_ins",
     "to_gcg",
@@ -93,32 +92,20 @@ def clock_annotation(ms: int) -> str:
 def player_names(names: tuple[str, str]) -> tuple[str, str]:
     """The names as a GCG ``#player`` line can hold them (docs/gcg.md, "Player names").
 
-    A name is one line: each run of white space and control characters (a newline, a
-    tab, ``\x00``..., Unicode categories Cc, Cf, Zl, Zp) becomes one space, and the
-    ends are trimmed; a name left empty is ``Player 1`` or ``Player 2`` (its seat).
+    A name is one line (:func:`engine.exports.names.printable`, the one rule): each
+    run of white space and of characters a name may not hold (control, line and
+    paragraph separators, invisible format characters but the joiners U+200C/U+200D,
+    private-use and unassigned) becomes one space, and the ends are trimmed; a name
+    left empty is ``Player 1`` or ``Player 2`` (its seat).
     Two players may not share a name (MAGPIE: "duplicate player name"): when the
     cleaned names are equal but for case (as the checker compares them), the second
     seat's gets `` (2)``.
     """
-    cleaned = [one_line(name) or f"Player {seat}" for seat, name in enumerate(names, start=1)]
+    cleaned = [printable(name) or f"Player {seat}" for seat, name in enumerate(names, start=1)]
     # casefold: the one rule the checker (engine/gcg/check.py) holds names to
     if cleaned[0].casefold() == cleaned[1].casefold():
         cleaned[1] += " (2)"
     return cleaned[0], cleaned[1]
-
-
-def one_line(text: str) -> str:
-    """``text`` as one header line holds it: each run of white space and control
-    characters (Unicode categories Cc, Cf, Zl, Zp) one space, the ends trimmed. The
-    rule of a player's name and of the title."""
-    spaced = "".join(
-        " " if ch.isspace() or unicodedata.category(ch) in _NOT_IN_A_NAME else ch for ch in text
-    )
-    return " ".join(spaced.split())
-
-
-_NOT_IN_A_NAME = frozenset({"Cc", "Cf", "Zl", "Zp"})
-"""Unicode categories a name loses: control, format and line/paragraph separators."""
 
 
 def _nick(name: str, taken: set[str]) -> str:
@@ -221,7 +208,7 @@ def to_gcg(state: GameState, *, title: str = "") -> GameRecord:
     order = (first, 1 - first)
     players = tuple(Player(nicks[i], names[i]) for i in order)
     header: list[Pragma] = []
-    title = one_line(title)
+    title = printable(title)
     if title:
         header.append(Pragma("title", title))
     if state.variant is not None:

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Container
 
 from engine.exports.roster import guess_filed
 
@@ -52,6 +53,7 @@ __all__ = [
     "letter_fault",
     "line_fault",
     "naspa_fault",
+    "printable",
     "tsh_fault",
     "writable",
 ]
@@ -97,6 +99,18 @@ _UNPRINTABLE = {
 }
 _JOINERS = {"\u200c", "\u200d"}
 """Zero-width non-joiner and joiner: format characters some scripts spell names with."""
+
+
+def printable(text: str, also: Container[str] = ()) -> str:
+    """``text`` made one line of printable text: each character :func:`line_fault`
+    refuses (or in ``also``) a space, each run of white space one space, the ends
+    trimmed. The one cleaning of a name or title a writer cannot refuse (a GCG
+    header, an older ledger's name in a results file).
+
+    >>> printable("Ann\\t\\nLee\\u202e"), printable("Ann;Lee", ";"), printable("a\\u200db")
+    ('Ann Lee', 'Ann Lee', 'a\\u200db')
+    """
+    return " ".join("".join(" " if ch in also or line_fault(ch) else ch for ch in text).split())
 
 
 def letter_fault(name: str) -> str | None:
@@ -165,7 +179,7 @@ def writable(name: str, kind: str) -> str:
     if (tsh_fault(guess_filed(name)) if tsh else naspa_fault(name)) is None:
         return name
     marks = _TSH_MARKS if tsh else _NASPA_MARKS
-    text = " ".join("".join(" " if ch in marks or line_fault(ch) else ch for ch in name).split())
+    text = printable(name, marks)
     if tsh and tsh_fault(guess_filed(text)):
         text = _WORD_NUMBER.sub(r"(\1)", text)
     if letter_fault(text):

@@ -21,7 +21,8 @@ from pathlib import Path
 import pytest
 
 from clock.exports.results_files import NASPA_FILE, results_files
-from engine.exports.names import T_LINE, naspa_fault, tsh_fault, writable
+from engine.exports.gcg import player_names
+from engine.exports.names import T_LINE, line_fault, naspa_fault, tsh_fault, writable
 from engine.exports.results import GameResult, ResultsError
 from engine.exports.roster import guess_filed, parse_roster
 from engine.exports.tfile import t_file_bytes
@@ -170,3 +171,14 @@ def test_an_older_ledgers_name_with_no_letter_or_one_letter_is_written_so_tsh_re
     for name in ("   ", ". ,", "A", "1234"):
         assert tsh_fault(guess_filed(writable(name, "tsh"))) is None, name
         assert naspa_fault(writable(name, "naspa")) is None, name
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["Ann\u200cLee", "Ann\u200dLee", "Ann\u202eLee", "Ann\u200bLee", "Ann\ue000Lee", "Ann\nLee"],
+)
+def test_a_gcg_header_and_the_results_files_clean_a_name_by_one_rule(name: str) -> None:
+    written, _ = player_names((name, "Ben"))
+    # what the entry rule refuses the GCG writer turns to a space; what it keeps, it keeps
+    assert (written == name) == (line_fault(name) is None)
+    assert line_fault(written) is None
