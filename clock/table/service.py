@@ -67,6 +67,7 @@ from engine.events import (
     Neutralized,
     Resumed,
     ServiceRestarted,
+    Signed,
     TimeChecked,
 )
 from engine.rules.authority import actor_at_table
@@ -476,11 +477,18 @@ class TableService:
             return
         if event is _PAUSE and self.state.clock.neutral:
             event = Resumed(by="clock")
-        stamped = replace(
-            event,
-            t=max(item.t, self.state.t),
-            actor=self._actor(event, item.source),
-        )
+        actor = self._actor(event, item.source)
+        if (
+            type(event) is ClockPressed
+            and self.state.phase is Phase.OVER
+            and actor in ("device", "player0", "player1")
+        ):
+            # Once the game is over a player's clock press signs the result for that
+            # side, on every clock (keys, emulated, serial, MQTT, gpio) alike: the
+            # press is that player's own act, not the device's.
+            event = Signed(player=event.player)
+            actor = actor_at_table(event, self.state)
+        stamped = replace(event, t=max(item.t, self.state.t), actor=actor)
         if isinstance(stamped, GameStarted):
             register_variant_files((stamped,))
         if (
@@ -652,7 +660,12 @@ class TableService:
                 else:
                     times = (st.clock.remaining(0, now), st.clock.remaining(1, now))
                     running = st.clock.running
-                    await self.device.set_times(times, running, running is None)
+                    if running is None and st.phase in (Phase.OVER, Phase.END_RACKS):
+                        # Stopped with a side named (the host's pause): a press, which
+                        # signs now, must not start a side on the device for a moment.
+                        await self.device.set_times(times, st.turn, True)
+                    else:
+                        await self.device.set_times(times, running, running is None)
                     await self._display(st, now)
             except Exception:  # an unplugged device must not stop the game
                 log.exception("clock device did not take the times")

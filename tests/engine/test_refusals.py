@@ -370,3 +370,16 @@ def test_resumed_when_not_neutralized(variant: str) -> None:
 def test_resumed_during_a_challenge(variant: str) -> None:
     prefix = [*opening(variant)[:3], Challenged(t=22_000, player=1)]
     refused(prefix, Resumed(t=25_000, by="director"), variant, "neutralize_allowed")
+
+
+# --- a finished game ---------------------------------------------------------------
+
+
+@variants
+def test_a_press_after_a_resignation_cites_the_resignation_not_the_game_played_out(
+    variant: str,
+) -> None:
+    prefix = [*opening(variant), Resigned(t=30_000, player=1)]
+    exc = refused(prefix, ClockPressed(t=31_000, player=1), variant, "forfeit_spread")
+    assert "resigned" in exc.reason
+    assert load_variant(variant).source("end_rule") not in exc.rule
