@@ -51,12 +51,15 @@ def run(args: argparse.Namespace) -> int:
     """Open the table terminal."""
     from clock.user_files import load_variant, load_word_list
     from engine.errors import EngineError
+    from firmware_bridge.host.transports import TRANSPORTS
     from terminal_ui.shared.keys import clock_keys
     from terminal_ui.table.app import TableApp
     from terminal_ui.table.config import TableConfig, default_log_path
 
     try:
         load_variant(args.variant)  # a bad variant is refused before the screen opens
+        # and a clock no transport takes, before a log is made for it (one a try)
+        TRANSPORTS.parse(args.clock)
         words = load_word_list(args.words) if args.words else None
         keys = clock_keys(args.keys)
         game = game_fields(args)
@@ -81,6 +84,11 @@ def run(args: argparse.Namespace) -> int:
         # answers; 2 is for a bad argument
         sys.stderr.write(f"rackclock table: {refused}\n")
         return 1
-    result = TableApp(cfg).run()
+    app = TableApp(cfg)
+    result = app.run()
+    if result:  # refused once the screen was up: the reason is printed, no log to name
+        return result
     sys.stdout.write(f"game log: {cfg.log}\n")
-    return result or 0
+    if app.resume is not None:  # quit mid-game, or before both signed: how to come back
+        sys.stdout.write(f"resume it with: {app.resume}\n")
+    return 0

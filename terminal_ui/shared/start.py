@@ -11,6 +11,7 @@ buttons starts it too (the table service starts the game it was told comes next:
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import replace
 from typing import Any, ClassVar
 
@@ -18,6 +19,7 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.css.query import NoMatches
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
@@ -31,6 +33,7 @@ from engine.events import GameStarted
 from engine.rules.replay import split_games
 from engine.rules.state import Phase
 from terminal_ui.shared.keys import key_label
+from terminal_ui.shared.link_status import show_link
 
 __all__ = [
     "QuitScreen",
@@ -89,6 +92,8 @@ class StartScreen(ModalScreen[None]):
                 Text("\n".join(f"{n:<{width}}  {v}" for n, v in self.lines)),
                 id="start-facts",
             )
+            # the clock's link, as the table shows it: an offline clock is no quiet line
+            yield Static("", id="start-link")
             yield Label(
                 Text(f"Press a clock key ({self.key}) to start {self.starts}'s clock.", "bold"),
                 id="start-key",
@@ -98,7 +103,22 @@ class StartScreen(ModalScreen[None]):
             yield Label("F12: help   ctrl+Q: quit", classes="hint")
 
     def on_mount(self) -> None:
+        self.draw_link()
+        # the offline time counts on while the players read (the link line says it)
+        self.set_interval(1.0, self.draw_link)
         self.run_worker(self._started_on_the_clock(), group="clock-start", exclusive=True)
+
+    def draw_link(self) -> None:
+        """The clock's link under the facts: a clock that cannot be opened says so here,
+        not only on the table behind this screen."""
+        app = self.app
+        if not isinstance(app, StartsGames) or app.session is None:
+            return
+        service = app.session.service
+        with contextlib.suppress(NoMatches):  # closing
+            show_link(
+                self.query_one("#start-link", Static), service.status, service.timeline.now_ms()
+            )
 
     async def _started_on_the_clock(self) -> None:
         """A press on the clock device started the game: close as a clock key does."""
@@ -109,6 +129,7 @@ class StartScreen(ModalScreen[None]):
         updates = service.subscribe()
         try:
             async for update in updates:
+                self.draw_link()
                 if isinstance(update.event, GameStarted):
                     app.press_start()  # the game is begun: nothing more is sent
                     return
@@ -123,6 +144,9 @@ class StartsGames(App[int]):
     session: TableSession | None
     _start: StartScreen | None
     """The start screen while it is up: a clock key starts the game."""
+    resume: str | None = None
+    """The command that comes back to the game, once the quit dialog quit with the game
+    kept (mid-game, or unsigned): the command line prints it after the screen closes."""
 
     def press_start(self) -> bool:
         """A clock key while the start screen is up starts the game, once; whether the
@@ -227,13 +251,16 @@ def untagged(spec: TableSpec) -> TableSpec:
 
 class QuitScreen(ModalScreen[bool]):
     """Quitting mid-game, or a finished game before both players have signed: the game
-    is kept, and this says how to come back to it."""
+    is kept, and this says how to come back to it (and the command line prints it again
+    once the screen has closed, to be copied whole)."""
 
+    # Its own id, not the stylesheet's 72-column #dialog: the command that resumes the
+    # game is a path long, and should split over two lines only on a narrow terminal.
     DEFAULT_CSS = """
     QuitScreen { align: center middle; }
-    QuitScreen #dialog {
-        width: 96%; height: auto; max-height: 90%;
-        border: thick $primary; background: $surface; padding: 1 2;
+    QuitScreen #quit-dialog {
+        width: 100%; max-width: 160; height: auto; max-height: 90%;
+        border: thick $primary; background: $surface; padding: 1 1;
     }
     """
 
@@ -249,21 +276,22 @@ class QuitScreen(ModalScreen[bool]):
         """The game is over, its result not signed by both players yet."""
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="dialog"):
+        # No hard line breaks in the sentences: they wrap at the dialog's width.
+        with Vertical(id="quit-dialog"):
             if self.unsigned:
                 yield Label("[b]Quit before both players have signed?[/b]")
                 said = (
-                    "The result is kept in the game's log, not signed yet: the players\n"
-                    f"sign it when the table opens it again with:\n  {self.resume}"
+                    "The result is kept in the game's log, not signed yet: the players "
+                    "sign it when the table opens it again with:"
                 )
             else:
                 yield Label("[b]Quit while the game is on?[/b]")
                 said = (
-                    "The game is kept: every move is in its log. The clock stops counting\n"
-                    "while the table is closed; the game comes back neutralized.\n"
-                    f"Resume it with:\n  {self.resume}"
+                    "The game is kept: every move is in its log. The clock stops counting "
+                    "while the table is closed; the game comes back neutralized. Resume it with:"
                 )
-            yield Static(Text(said), id="quit-resume")
+            # the command on a line of its own: a break only before it
+            yield Static(Text(f"{said}\n{self.resume}"), id="quit-resume")
             yield Label("y: quit   n / Escape: back to the game")
 
 
@@ -272,8 +300,16 @@ def quit_or_ask(app: App[Any], phase: Phase, resume: str, *, unsigned: bool = Fa
     first and say how to come back with the command line ``resume``. A second ctrl+Q
     on the dialog quits."""
     over = phase is Phase.OVER
-    if phase is Phase.NOT_STARTED or (over and not unsigned) or isinstance(app.screen, QuitScreen):
+
+    def answered(quit_: bool | None) -> None:
+        if quit_:
+            if isinstance(app, StartsGames):
+                app.resume = resume  # printed once the screen has closed
+            app.exit(0)
+
+    if phase is Phase.NOT_STARTED or (over and not unsigned):
         app.exit(0)
-        return
-    ask = QuitScreen(resume, unsigned=over)
-    app.push_screen(ask, lambda quit_: app.exit(0) if quit_ else None)
+    elif isinstance(app.screen, QuitScreen):
+        answered(True)
+    else:
+        app.push_screen(QuitScreen(resume, unsigned=over), answered)

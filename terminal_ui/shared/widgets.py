@@ -144,10 +144,22 @@ class BoardView(Static):
     BoardView { width: auto; height: auto; padding: 0 1; }
     """
 
-    def show(self, board: Board | None, pending: tuple[tuple[int, str], ...] = ()) -> None:
-        """Draw ``board``; ``pending`` tiles (laid, not pressed) are highlighted."""
+    def show(
+        self,
+        board: Board | None,
+        pending: tuple[tuple[int, str], ...] = (),
+        *,
+        waiting: bool = False,
+    ) -> None:
+        """Draw ``board``; ``pending`` tiles (laid, not pressed) are highlighted. No board
+        is either a game not begun (``waiting``: its board comes with its start) or a
+        game in scoresheet mode."""
         if board is None:
-            self.update("(scoresheet mode: no board)")
+            self.update(
+                "(no board yet: it shows once the game starts)"
+                if waiting
+                else "(scoresheet mode: no board)"
+            )
             return
         lay = board.layout
         new = dict(pending)

@@ -64,6 +64,7 @@ from terminal_ui.shared.start import (
 from terminal_ui.shared.theme import HIGH_CONTRAST, STYLESHEET
 from terminal_ui.shared.ticker import Ticker
 from terminal_ui.shared.widgets import BoardView, PlayerClock, history_lines, ruling_lines
+from terminal_ui.table.answers import event_words
 from terminal_ui.table.commands import CommandError, HelpWanted, Preview, interpret, next_step
 from terminal_ui.table.config import TableConfig
 from terminal_ui.table.help import COMMANDS
@@ -213,8 +214,7 @@ class TableApp(StartsGames):
         if self.session is None:  # shown only once the table is up
             return
         self._start = start_screen(spec, self.session.clock, self.config.clock_keys)
-        self.show_rules()
-        self.draw_clocks()
+        self.draw()
         self.push_screen(self._start)
 
     def game_begun(self) -> None:
@@ -243,7 +243,8 @@ class TableApp(StartsGames):
         fb = self.query_one("#feedback", Static)
         if ack.accepted:
             if not self._keep_refusal:
-                fb.update(f"[green]ok[/green]: {type(ack.event).__name__} (#{ack.seq})")
+                said = event_words(ack.event, self.state.players)
+                fb.update(f"[green]ok[/green]: {escape(said)}")
         else:
             self._keep_refusal = True
             fb.update(f"[red]refused[/red]: {escape(ack.reason)} [dim]({escape(ack.rule)})[/dim]")
@@ -290,6 +291,9 @@ class TableApp(StartsGames):
         self.show_rules()
         self.draw_clocks()
         self.ticker.arm()
+        if self._start is not None or st.phase is Phase.NOT_STARTED:
+            self._draw_waiting()
+            return
         phase = st.describe_phase()
         if st.composing is not None:
             comp = st.composing
@@ -318,6 +322,17 @@ class TableApp(StartsGames):
         elif self._summary is not None and all(st.signed):
             self._summary.refresh_state(st)
         self._offer()
+
+    def _draw_waiting(self) -> None:
+        """Behind the start screen: the game to come, nothing of the one before it (after
+        ctrl+N its moves, rulings and signatures are the finished game's, not this one's)."""
+        key = " or ".join(key_label(k).split(" / ")[0] for k in self.config.clock_keys)
+        self.query_one("#phase", Static).update(
+            escape(f"a new game: a clock key ({key}) starts it")
+        )
+        self.query_one("#moves", Static).update("(no moves yet)")
+        self.query_one("#rulings", Static).update("(no rulings yet)")
+        self.query_one("#board", BoardView).show(None, waiting=True)
 
     # --- the next round's game ----------------------------------------------------------------
     @property
@@ -394,7 +409,12 @@ class TableApp(StartsGames):
     def action_next_game(self) -> None:
         """After the end: the next game, the same players in swapped seats (the one who
         went second now starts), from its start screen."""
-        if self.state.phase is not Phase.OVER or self.session is None or self._start is not None:
+        if self.session is None or self._start is not None:
+            return
+        if self.state.phase is not Phase.OVER:
+            self.query_one("#feedback", Static).update(
+                "ctrl+N starts the next game once this one is over (played out or resigned)"
+            )
             return
         old = self.session.spec
         if self._offered is not None and next_game_ready(self.state):
@@ -443,7 +463,7 @@ class TableApp(StartsGames):
                 f"[b]{pl.score}[/b]  (Enter lays it, then press your clock)"
             )
         else:
-            fb.update(f"Enter: {type(result).__name__}")
+            fb.update(f"Enter: {escape(event_words(result, self.state.players))}")
 
     @on(Input.Submitted, "#command")
     def act(self, event: Input.Submitted) -> None:
