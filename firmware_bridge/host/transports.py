@@ -40,7 +40,7 @@ from clock.device.clock_spec import (
     ClockSpecError,
     Transport,
 )
-from firmware_bridge.pi import PI_EXTRA, missing_extra
+from firmware_bridge.pi import extra_refusal
 
 if TYPE_CHECKING:
     from clock.device.interface import ClockDevice
@@ -170,6 +170,9 @@ def parse_gpio(text: str) -> GpioSpec | None:
                 display = display_kind(value)
             except WiringError as exc:
                 raise ClockSpecError(f"clock {text!r}: display={exc}") from None
+        elif sep and not value and key in ("wiring", "display"):  # known, its value left out
+            needs = "a wiring file" if key == "wiring" else "|".join(DISPLAYS)
+            raise ClockSpecError(f"clock {text!r}: {key}= needs a value ({needs})")
         else:
             raise ClockSpecError(
                 f"clock {text!r}: unknown gpio option {opt!r}"
@@ -199,11 +202,9 @@ def _open_mqtt(spec: MqttSpec, context: ClockContext) -> ClockDevice:
 def _open_gpio(spec: GpioSpec, context: ClockContext) -> ClockDevice:
     from pathlib import Path
 
-    missing = missing_extra()
-    if missing is not None:  # a laptop install: the pi extra left out
-        raise ValueError(
-            f"the gpio clock needs the Pi's libraries ({missing} is not installed): {PI_EXTRA}"
-        )
+    refusal = extra_refusal("the gpio clock")
+    if refusal is not None:  # a laptop install: the pi extra left out
+        raise ValueError(refusal)
     from firmware_bridge.host.gpio_clock import open_gpio_clock
 
     return open_gpio_clock(

@@ -16,12 +16,16 @@ Everything here needs the ``pi`` extra (gpiozero, luma). Nothing outside this pa
 imports it when a command starts, so a laptop without the extra runs every other
 command. The pins and displays come in from outside (a gpiozero pin factory, a luma
 device factory): tests pass gpiozero's MockFactory and luma's dummy device.
-:func:`missing_extra` says, without importing them, whether the extra is installed.
+:func:`missing_extra` says, without importing them, whether the extra is installed, and
+:func:`extra_refusal` is the one wording of its absence.
 """
 
 import importlib.util
 
-__all__ = ["PI_EXTRA", "PI_MODULES", "missing_extra"]
+__all__ = ["INITIAL_MS", "PI_EXTRA", "PI_MODULES", "extra_refusal", "missing_extra"]
+
+INITIAL_MS = 1_500_000
+"""The Pi clock's time per side until the table sets it (25 minutes)."""
 
 PI_EXTRA = "pip install 'rackclock[pi]'"
 """What installs the Pi's libraries (gpiozero, luma): every refusal for want of them says it."""
@@ -42,3 +46,12 @@ def missing_extra() -> str | None:
         if found is None:
             return module
     return None
+
+
+def extra_refusal(what: str) -> str | None:
+    """Why ``what`` (``"the gpio clock"``, ``"the Pi clock"``) cannot run here, in the
+    one wording every refusal for want of the extra uses; None when it is installed."""
+    missing = missing_extra()
+    if missing is None:
+        return None
+    return f"{what} needs the Pi's libraries ({missing} is not installed): {PI_EXTRA}"
