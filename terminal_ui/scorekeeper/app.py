@@ -67,7 +67,6 @@ from engine.events import (
     Adjudicated,
     Challenged,
     ClockPressed,
-    EndRacks,
     Event,
     HoldCalled,
     HoldReleased,
@@ -75,36 +74,21 @@ from engine.events import (
     Passed,
     Resumed,
     Signed,
-    TurnCorrected,
     TurnScored,
 )
 from engine.rules.state import GameState, Phase
 from firmware_bridge.table_setup import open_table
 from terminal_ui.scorekeeper.config import ScorekeeperConfig
-from terminal_ui.scorekeeper.entry import (
-    Entry,
-    alias_command,
-    describe_event,
-    implausible,
-    parse_entry,
-    parse_fix,
-)
+from terminal_ui.scorekeeper.entry import describe_event
+from terminal_ui.scorekeeper.scoresheet import Scoresheet
 from terminal_ui.scorekeeper.sheet_text import (
-    entry_text,
     phase_line,
     ruling_text,
     scored_text,
     sheet_lines,
     target_text,
 )
-from terminal_ui.scorekeeper.turn_book import (
-    TurnBook,
-    TurnRef,
-    entry_event,
-    locked_hint,
-    undo_event,
-    unscored_before_racks,
-)
+from terminal_ui.scorekeeper.turn_book import TurnBook, TurnRef, locked_hint
 from terminal_ui.scorekeeper.widgets import ResultScreen, SheetClock
 from terminal_ui.shared.command_input import CommandInput
 from terminal_ui.shared.help import HelpScreen, help_text
@@ -120,7 +104,7 @@ from terminal_ui.shared.start import (
 )
 from terminal_ui.shared.theme import HIGH_CONTRAST
 from terminal_ui.shared.ticker import Ticker
-from terminal_ui.table.commands import CommandError, HelpWanted, Preview, interpret
+from terminal_ui.table.commands import CommandError, HelpWanted
 from terminal_ui.table.help import SCORESHEET_COMMANDS
 
 __all__ = ["ScorekeeperApp"]
@@ -142,13 +126,11 @@ class ScorekeeperApp(StartsGames):
         """The latest state drawn."""
         self.link = Status(attached=False)
         """The clock device's link, from the service's last update."""
-        self.book = TurnBook()
-        """The order of the ended turns."""
-        self.chosen: int | None = None
-        """The player chosen with Tab for the next entry; None = the oldest turn."""
+        self.sheet = Scoresheet(by="scorekeeper")
+        """The turn book, the player chosen with Tab, and what a typed line means (the
+        table terminal reads its scoresheet mode with the same)."""
         self.last_ack: Ack | None = None
         """The answer to the last command."""
-        self._auto_sent: set[tuple[int, int, int]] = set()
         self.ticker = Ticker(
             self, config.timeline.now_ms, lambda: (self.state, self.link), self.draw_clocks
         )
@@ -159,6 +141,20 @@ class ScorekeeperApp(StartsGames):
         """The start screen while it is up: a clock key starts the game."""
         self._left = 0
         """The number of the game ctrl+N left (its result is not shown again)."""
+
+    @property
+    def book(self) -> TurnBook:
+        """The order of the ended turns (the scoresheet's)."""
+        return self.sheet.book
+
+    @property
+    def chosen(self) -> int | None:
+        """The player chosen with Tab for the next entry; None = the oldest turn."""
+        return self.sheet.chosen
+
+    @chosen.setter
+    def chosen(self, player: int | None) -> None:
+        self.sheet.chosen = player
 
     # --- layout ------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -223,7 +219,7 @@ class ScorekeeperApp(StartsGames):
         try:
             session = open_table(spec, timeline=cfg.timeline)
             if cfg.log.exists():
-                self.book = TurnBook.rebuild(load_log(cfg.log)[0])
+                self.sheet.book = TurnBook.rebuild(load_log(cfg.log)[0])
         except (SessionError, EngineError, OSError) as exc:
             self.exit(2, message=f"rackclock scorekeeper: {exc}")
             return
@@ -275,11 +271,8 @@ class ScorekeeperApp(StartsGames):
     def _auto_score(self) -> None:
         """Passes and exchanges score 0: record them once reached (a locked-out press
         waits for the scorekeeper's entry: see AUTO_ZERO)."""
-        for zero in self.book.auto_zeros(self.state):
-            key = (self.state.games, zero.player, zero.turn)
-            if key not in self._auto_sent:
-                self._auto_sent.add(key)
-                self.submit(zero)
+        for zero in self.sheet.auto_zeros(self.state):
+            self.submit(zero)
 
     def submit(self, event: Event) -> None:
         """Send a command to the service; its answer shows when committed."""
@@ -369,131 +362,29 @@ class ScorekeeperApp(StartsGames):
         text = event.value.strip()
         if not text:
             return
-        entry = parse_entry(text)
-        if entry is not None:
-            target = self._entry_target(entry)
-            slip = target and implausible(entry.score, self.state.scores[target.player], entry.sure)
-            if target is None:
-                self.say("no turn to score for that player")
-            elif slip:
-                self.say(slip)
-            else:
-                name = self.state.players[target.player]
-                said = entry_text(name, target.index, entry.letter, entry.score)
-                self.say(f"Enter: {said}", "green")
-            return
-        correction = self._correction(text)
-        if isinstance(correction, TurnCorrected):
-            self.say(f"Enter: {describe_event(correction, self.state)}", "green")
-            return
-        if correction is not None:
-            self.say(correction)
-            return
         try:
-            result = interpret(alias_command(text), self.state, by="scorekeeper")
+            result = self.sheet.read(text, self.state)
         except CommandError as exc:
-            self.say(_what_to_type(text, exc))
+            self.say(str(exc))
             return
-        if isinstance(result, Preview):
-            return
-        if isinstance(result, HelpWanted):
-            self.say("Enter: the help (every entry and command, with an example)", "green")
-            return
-        self.say(f"Enter: {describe_event(result, self.state)}", "green")
+        self.say(f"Enter: {self.sheet.said(result, self.state)}", "green")
 
     @on(Input.Submitted, "#entry")
     def act(self, event: Input.Submitted) -> None:
         text = event.value.strip()
         if not text:
             return
-        entry = parse_entry(text)
-        if entry is not None:
-            if self.record(entry):
-                event.input.value = ""
-            return
-        corrected = self.correct(text)
-        if corrected is not None:
-            if corrected:
-                event.input.value = ""
-            return
         try:
-            result = interpret(alias_command(text), self.state, by="scorekeeper")
+            result = self.sheet.read(text, self.state)
         except CommandError as exc:
-            self.refuse(_what_to_type(text, exc))
-            return
-        if isinstance(result, Preview):  # board mode only; never in scoresheet mode
-            return
-        if isinstance(result, HelpWanted):
-            event.input.value = ""
-            self.action_help()
-            return
-        if isinstance(result, EndRacks) and not self._may_end():
-            event.input.value = ""  # the message says which turn to score first
+            self.refuse(str(exc))
             return
         event.input.value = ""
+        if isinstance(result, HelpWanted):
+            self.action_help()
+            return
+        self.sheet.sent(result)
         self.submit(result)
-
-    def _entry_target(self, entry: Entry) -> TurnRef | None:
-        return self.book.target(
-            self.state, entry.player if entry.player is not None else self.chosen
-        )
-
-    def record(self, entry: Entry) -> bool:
-        """Score a turn; False (with the reason shown) when it cannot be. The entry is
-        sent bound to its turn: if that turn is scored meanwhile, it is refused."""
-        target = self._entry_target(entry)
-        slip = (
-            implausible(entry.score, self.state.scores[target.player], entry.sure)
-            if target is not None
-            else None
-        )
-        event = slip or entry_event(self.state, self.book, entry, self.chosen)
-        if isinstance(event, str):
-            self.refuse(event)
-            return False
-        self.submit(event)
-        self.chosen = None
-        return True
-
-    def _correction(self, text: str) -> TurnCorrected | str | None:
-        """What ``undo`` or ``fix 1:3 q24`` stands for, or why not; None for other text."""
-        if text.lower() == "undo":
-            return undo_event(self.state, self.book)
-        return parse_fix(text)
-
-    def correct(self, text: str) -> bool | None:
-        """``undo`` or ``fix 1:3 q24``: the correction sent (True), refused here with the
-        reason shown (False), or None when ``text`` is no correction."""
-        event = self._correction(text)
-        if event is None:
-            return None
-        if isinstance(event, str):
-            self.refuse(event)
-            return False
-        past = self._past_any_game(event)
-        if past is not None:
-            self.refuse(past)
-            return False
-        self.submit(event)
-        return True
-
-    def _past_any_game(self, event: TurnCorrected) -> str | None:
-        """Why ``event`` would take the player past what a game reaches: the new score
-        replaces the old entry's, so the total it adds to is without that entry."""
-        sheet = self.state.sheet[event.player]
-        if event.undo or not 1 <= event.turn <= len(sheet) or sheet[event.turn - 1].withdrawn:
-            # Taking back lowers the total; a withdrawn play stays 0 whatever is typed;
-            # the table refuses a turn not scored.
-            return None
-        total = self.state.scores[event.player] - sheet[event.turn - 1].score
-        # parse_fix judged the typing slip; only the total is left to judge (sure=True).
-        return implausible(event.score, total, sure=True)
-
-    def _may_end(self) -> bool:
-        refusal = unscored_before_racks(self.state, self.book)
-        if refusal is not None:
-            self.refuse(refusal)
-        return refusal is None
 
     # --- actions -----------------------------------------------------------------------
     def action_press(self, side: int) -> None:
@@ -579,15 +470,3 @@ class ScorekeeperApp(StartsGames):
 
     def action_toggle_contrast(self) -> None:
         self.theme = "textual-dark" if self.theme == HIGH_CONTRAST.name else HIGH_CONTRAST.name
-
-
-def _what_to_type(text: str, exc: CommandError) -> str:
-    """A command line the scorekeeper got wrong, said with what to type instead."""
-    message = str(exc)
-    if message.startswith(("not a play or command", "scoresheet mode has no board")):
-        return (
-            f"not an entry or a command: {text!r}. Type the play's first letter and score "
-            "(Q24), - for a turn that scored nothing, or a command (hold, challenge, "
-            "end AEI -); F12 or ? lists them all"
-        )
-    return message
