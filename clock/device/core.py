@@ -45,14 +45,25 @@ class ClockCore:
 
     def remaining(self, side: int) -> int:
         """What the clock shows for ``side`` (negative in overtime)."""
-        used = self.used_ms[side]
-        if self.running == side and not self.paused:
-            used += self._now() - self.since_ms
-        return self.initial_ms - used
+        return self._remaining_at(side, self._now())
 
     def shown(self) -> tuple[int, int]:
         """Both times shown now."""
-        return (self.remaining(0), self.remaining(1))
+        now = self._now()
+        return (self._remaining_at(0, now), self._remaining_at(1, now))
+
+    def shown_at(self, at_ms: int) -> tuple[int, int]:
+        """Both times at ``at_ms`` on this clock's counter (a press's edge, handled
+        later): the running side's time counted to then, never before the last change,
+        as :meth:`press` counts it."""
+        at = max(at_ms, self.since_ms)
+        return (self._remaining_at(0, at), self._remaining_at(1, at))
+
+    def _remaining_at(self, side: int, at_ms: int) -> int:
+        used = self.used_ms[side]
+        if self.running == side and not self.paused:
+            used += at_ms - self.since_ms
+        return self.initial_ms - used
 
     def _freeze(self, at_ms: int | None = None) -> None:
         # A press stamped at its button's edge (``at_ms``) may reach the core after a

@@ -216,14 +216,12 @@ class ClockFirmware:
         """
         if side not in (0, 1):
             raise ValueError(f"side must be 0 or 1, got {side}")
-        before = self.core.shown()
-        if self.core.press(side, at_ms):
-            # the times at the press itself: both sides stopped at that instant
-            core = self.core
-            shown = (core.initial_ms - core.used_ms[0], core.initial_ms - core.used_ms[1])
-            at = core.since_ms
-        else:
-            shown, at = before, self.now_ms()
+        # A refused press (the start screen's, whose clock is stopped with the starter
+        # named) is stamped at its edge too: the table starts the game from it.
+        at = self.now_ms() if at_ms is None else at_ms
+        shown = self.core.shown_at(at)  # the times at the press itself
+        if self.core.press(side, at):
+            at = self.core.since_ms  # never before the last change, as the core counted it
         self.presses += 1
         msg = Press(0, side, at & 0xFFFFFFFF, shown if self.device_authoritative else None)
         self._changed()

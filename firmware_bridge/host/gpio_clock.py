@@ -75,6 +75,7 @@ class GpioClock:
         self._queue: asyncio.Queue[DeviceEvent | None] = asyncio.Queue()
         self._seq = 0
         self._refresh: asyncio.Task[None] | None = None
+        self._closed = False
         self.core = ClockCore(timeline.now_ms, initial_ms=initial_ms)
         """The clock's own timekeeping (the one clock core)."""
         self.report_times = report_times
@@ -128,17 +129,19 @@ class GpioClock:
             self._show()
 
     # --- the buttons (gpiozero's pin thread) --------------------------------------------
-    def _side_edge(self, side: int) -> None:
-        at = self._timeline.now_ms()  # the press's instant, before any wait for the loop
+    def _side_edge(self, side: int, at_ms: int) -> None:
+        # ``at_ms``: the press's instant (its debounced edge), before any wait for the loop
         with contextlib.suppress(RuntimeError):  # the loop closed as the button went down
-            self._loop.call_soon_threadsafe(self._press, side, at)
+            self._loop.call_soon_threadsafe(self._press, side, at_ms)
 
     def _pause_edge(self) -> None:
         with contextlib.suppress(RuntimeError):
             self._loop.call_soon_threadsafe(self._pause)
 
     def _press(self, side: int, at: int) -> None:
-        times = self.core.shown()
+        if self._closed:  # queued from the pin thread as the clock closed
+            return
+        times = self.core.shown_at(at)
         # at the button's edge, not when the loop got to it; a press on the side not
         # running changes nothing here
         self.core.press(side, at)
@@ -148,6 +151,8 @@ class GpioClock:
         self._show()
 
     def _pause(self) -> None:
+        if self._closed:
+            return
         self.core.pause()
         self._seq += 1
         self._queue.put_nowait(PausePressed(self._seq))
@@ -194,6 +199,7 @@ class GpioClock:
 
     async def close(self) -> None:
         """End the event stream, turn the lights off, blank the displays, free the pins."""
+        self._closed = True  # before the await below: a press queued meanwhile is dropped
         if self._refresh is not None:
             self._refresh.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -38,6 +38,7 @@ from typing import Any
 from firmware_bridge.device.firmware import ClockFirmware, Display
 from firmware_bridge.device.mqtt_device import run_mqtt
 from firmware_bridge.device.serial_runner import run_serial
+from firmware_bridge.pi import INITIAL_MS
 from firmware_bridge.pi.buttons import BOUNCE_MS, HALT_MS
 from firmware_bridge.pi.hardware import open_hardware
 from firmware_bridge.pi.panel import PAGE_MS, DeviceFactory
@@ -109,7 +110,7 @@ class PiClock:
         *,
         pin_factory: Any = None,
         device_factory: DeviceFactory | None = None,
-        initial_ms: int = 1_500_000,
+        initial_ms: int = INITIAL_MS,
         clock: Callable[[], int] | None = None,
         halt: Callable[[], None] = power_off,
         device_id: str = DEVICE_ID,
@@ -176,9 +177,9 @@ class PiClock:
         with contextlib.suppress(RuntimeError):  # the loop closed as the button went down
             loop.call_soon_threadsafe(action)
 
-    def _side_pressed(self, side: int) -> None:
-        at = self.fw.now_ms()  # the button's edge, not when the loop gets to it
-        self._to_loop(lambda: self.fw.press(side, at))
+    def _side_pressed(self, side: int, at_ms: int) -> None:
+        # ``at_ms``: the button's edge, not when the loop gets to it
+        self._to_loop(lambda: self.fw.press(side, at_ms))
 
     def _pause_pressed(self) -> None:
         self._to_loop(self.fw.pause)

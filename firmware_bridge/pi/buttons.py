@@ -8,7 +8,8 @@ counts at its first edge (a clock must switch at once, not after the bounce).
 
 :class:`Buttons` attaches gpiozero inputs to the wired GPIOs (each button between
 its GPIO and ground, internal pull-up, so down is low; gpiozero's own
-``bounce_time`` is off, as it runs on the wall clock) and calls ``on_side(side)``,
+``bounce_time`` is off, as it runs on the wall clock) and calls ``on_side(side, at_ms)``
+(``at_ms``: the press's edge, the one reading of ``now_ms`` its debounce made),
 ``on_pause()`` and, when pause is held down ``halt_ms``, ``on_halt()`` once. Pause
 still pauses at its press: the hold is noticed by :meth:`Buttons.poll` (call it
 from the refresh loop, every 100 ms or so), which reads ``now_ms`` rather than a
@@ -72,7 +73,7 @@ class Buttons:
         *,
         pin_factory: Any,
         now_ms: Callable[[], int],
-        on_side: Callable[[int], object],
+        on_side: Callable[[int, int], object],
         on_pause: Callable[[], object],
         on_halt: Callable[[], object],
         bounce_ms: int = BOUNCE_MS,
@@ -110,7 +111,8 @@ class Buttons:
 
     def _edge(self, index: int, pressed: bool) -> None:
         with self._lock:
-            counted = self.debouncers[index].edge(pressed, self._now())
+            at = self._now()
+            counted = self.debouncers[index].edge(pressed, at)
             if counted and index == 2:
                 self._halted = False  # a new press of pause: its own hold
         if not counted:
@@ -118,7 +120,7 @@ class Buttons:
         if index == 2:
             self._on_pause()
         else:
-            self._on_side(index)
+            self._on_side(index, at)
 
     def poll(self) -> None:
         """Notice pause held down ``halt_ms``: ``on_halt`` once per hold."""

@@ -68,7 +68,7 @@ def open_hardware(
     pin_factory: Any,
     device_factory: DeviceFactory | None,
     now_ms: Callable[[], int],
-    on_side: Callable[[int], object],
+    on_side: Callable[[int, int], object],
     on_pause: Callable[[], object],
     on_halt: Callable[[], object],
     bounce_ms: int = BOUNCE_MS,

@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from firmware_bridge.pi import PI_EXTRA, missing_extra
+from firmware_bridge.pi import INITIAL_MS, extra_refusal
 from terminal_ui.cli.emulate import QUIT_FLUSH_S, command_lines, parse_command
 
 if TYPE_CHECKING:
@@ -67,7 +67,7 @@ def register(sub: Any) -> None:
     cmd.add_argument(
         "--initial-ms",
         type=int,
-        default=1_500_000,
+        default=INITIAL_MS,
         help="time per side before the table sets it (milliseconds, more than 0)",
     )
     cmd.add_argument(
@@ -79,7 +79,7 @@ def register(sub: Any) -> None:
     cmd.set_defaults(handler=run)
 
 
-def _table_named(url: str, table: str | None) -> str | None:
+def _mqtt_refusal(url: str, table: str | None) -> str | None:
     """Why ``--mqtt`` cannot be used, None when it can (read by the one URL parser)."""
     from firmware_bridge.mqtt.connection import parse_url
 
@@ -95,9 +95,9 @@ def _table_named(url: str, table: str | None) -> str | None:
 def run(args: argparse.Namespace) -> int:
     """Run the Pi clock until stopped (with ``--mock-pins``: until quit or end of input)."""
     err = sys.stderr
-    missing = missing_extra()
-    if missing is not None:
-        err.write(f"rackclock pi-clock: the Pi clock needs {missing}: {PI_EXTRA}\n")
+    refusal = extra_refusal("the Pi clock")
+    if refusal is not None:
+        err.write(f"rackclock pi-clock: {refusal}\n")
         return 2
     if args.initial_ms <= 0:
         err.write(
@@ -115,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
         err.write(f"rackclock pi-clock: {exc}\n")
         return 2
     if args.mqtt:
-        bad = _table_named(args.mqtt, args.table)
+        bad = _mqtt_refusal(args.mqtt, args.table)
         if bad is not None:
             err.write(f"rackclock pi-clock: {bad}\n")
             return 2
@@ -209,6 +209,7 @@ def _print_display(clock: PiClock, out: TextIO) -> None:
 
     def show(display: Display) -> None:
         face = clock.face(display)
+        # the link state is printed in front: render()'s own "no host" would say it twice
         line = f"{link_state(face)}  {dataclasses.replace(face, host_online=True).render()}"
         if line != last[0]:
             last[0] = line
@@ -222,8 +223,11 @@ def _print_display(clock: PiClock, out: TextIO) -> None:
 async def _mock_buttons(pins: Any, wiring: Wiring, err: TextIO) -> None:
     """With --mock-pins: press the mock buttons on ``pins`` (a MockFactory) as standard
     input says, until quit or the end of the input."""
-    gpio = {"press0": wiring.buttons.left, "press1": wiring.buttons.right}
-    gpio["pause0"] = wiring.buttons.pause
+    gpio = {
+        "press0": wiring.buttons.left,
+        "press1": wiring.buttons.right,
+        "pause0": wiring.buttons.pause,
+    }
     lines = command_lines(sys.stdin.fileno(), single_keys=False)
     while (line := await lines.get()) is not None:
         try:

@@ -148,6 +148,23 @@ async def test_a_press_counts_at_the_button_edge_not_when_the_loop_takes_it() ->
         rig.pins.pin(LEFT).drive_high()
 
 
+async def test_the_start_press_carries_its_edge_time() -> None:
+    """At the start screen the clock is stopped with the starter named, so it refuses
+    the press (only the table starts it): the PRESS still carries the button's edge,
+    and the table starts the game at that instant, not when the loop got to it."""
+    async with running(Rig()) as rig:
+        rig.clock.fw.handle(Set(1, (60_000, 60_000), 0, True))  # the start screen: Ann starts
+        edge = rig.time.ms
+        rig.pins.pin(RIGHT).drive_low()  # Ben starts Ann's clock; the loop is busy (a frame)
+        rig.time.ms += 300
+        await turn()
+        (press,) = rig.sent
+        assert isinstance(press, Press)
+        assert press.device_ms == edge
+        assert rig.clock.fw.paused  # the table's SET starts it
+        rig.pins.pin(RIGHT).drive_high()
+
+
 async def test_a_bounce_is_not_a_second_press() -> None:
     async with running(Rig()) as rig:
         pin = rig.pins.pin(LEFT)
@@ -384,7 +401,10 @@ def test_without_the_pi_extra_it_says_what_to_install(
     monkeypatch.setitem(sys.modules, "gpiozero", None)  # as if not installed
     status, err = refusal(capsys, "--serial", "/dev/ttyGS0")
     assert status == 2
-    assert err == ("rackclock pi-clock: the Pi clock needs gpiozero: pip install 'rackclock[pi]'\n")
+    assert err == (
+        "rackclock pi-clock: the Pi clock needs the Pi's libraries (gpiozero is not"
+        " installed): pip install 'rackclock[pi]'\n"
+    )
 
 
 def test_a_bad_wiring_file_is_refused_with_its_line(

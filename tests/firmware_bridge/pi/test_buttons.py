@@ -55,16 +55,26 @@ class Rig:
     def __init__(self) -> None:
         self.now = 10_000
         self.heard: list[str] = []
+        self.stamps: list[int] = []
+        self.reads = 0
         self.factory = MockFactory()
         self.wiring = load_wiring()
         self.buttons = Buttons(
             self.wiring,
             pin_factory=self.factory,
-            now_ms=lambda: self.now,
-            on_side=lambda side: self.heard.append(f"side {side}"),
+            now_ms=self.read,
+            on_side=self.side,
             on_pause=lambda: self.heard.append("pause"),
             on_halt=lambda: self.heard.append("halt"),
         )
+
+    def read(self) -> int:
+        self.reads += 1
+        return self.now
+
+    def side(self, side: int, at_ms: int) -> None:
+        self.heard.append(f"side {side}")
+        self.stamps.append(at_ms)
 
     def line(self, gpio: int, down: bool, after_ms: int = 0) -> None:
         self.now += after_ms
@@ -88,6 +98,12 @@ def test_a_press_on_a_mock_pin_calls_on_side(rig: Rig) -> None:
     rig.line(17, False, 150)
     rig.line(27, True, 300)
     assert rig.heard == ["side 0", "side 1"]
+
+
+def test_a_press_is_stamped_with_the_one_reading_its_debounce_made(rig: Rig) -> None:
+    rig.line(17, True, 50)
+    assert rig.stamps == [10_050]
+    assert rig.reads == 1  # not read again for the stamp: both are the same edge
 
 
 def test_a_bounce_on_the_pin_is_one_press(rig: Rig) -> None:

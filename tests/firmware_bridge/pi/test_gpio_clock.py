@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 from gpiozero.pins.mock import MockFactory
 
+from clock.device.interface import DeviceOnline, SidePressed
 from clock.table.session import SessionError, TableSession, TableSpec
 from clock.timeline import FakeTimeline
 from engine.clocktext import clock_text
@@ -129,6 +130,45 @@ async def test_the_clock_switches_at_the_buttons_edge_before_the_table_answers(
         assert device.core.shown() == (1_495_000, 1_499_600)  # switched at 6000, not 6400
 
 
+async def test_a_late_press_reports_the_times_at_its_edge() -> None:
+    """Device-authoritative (``report_times``): the times sent are the clock's at the
+    press's edge, not when the loop took the press."""
+    timeline = FakeTimeline(1_000)
+    device = GpioClock(
+        timeline,
+        WIRING,
+        initial_ms=60_000,
+        report_times=True,
+        pin_factory=MockFactory(),
+        device_factory=dummy_devices,
+    )
+    events = device.events()
+    try:
+        assert isinstance(await anext(events), DeviceOnline)
+        device.core.run(0)  # Ann's time runs from 1000
+        timeline.advance(5_000)
+        push(device, WIRING.buttons.left)  # at 6000: Ann ends her turn
+        timeline.advance(400)  # the event loop was busy: it takes the press at 6400
+        press = await anext(events)
+        assert isinstance(press, SidePressed)
+        assert (press.device_ms, press.remaining_ms) == (6_000, (55_000, 60_000))
+    finally:
+        await device.close()
+        assert [ev async for ev in events] == []  # closed: the stream ends
+
+
+async def test_a_press_the_loop_takes_after_close_is_dropped() -> None:
+    """A press queued from the pin thread as the clock closes touches no closed part."""
+    timeline = FakeTimeline(1_000)
+    device = GpioClock(
+        timeline, WIRING, initial_ms=60_000, pin_factory=MockFactory(), device_factory=dummy_devices
+    )
+    await device.close()
+    device._press(0, 1_000)  # as call_soon_threadsafe would run it now: no closed pin
+    device._pause()  # is driven (gpiozero raises on a closed device)
+    assert device.core.running is None
+
+
 async def test_the_displays_show_the_tables_times_and_link(tmp_path: Path) -> None:
     async with gpio_table(tmp_path) as (session, device, timeline):
         left, right = device.panel.images()
@@ -148,9 +188,8 @@ async def test_the_displays_show_the_tables_times_and_link(tmp_path: Path) -> No
 
 async def test_text_and_beep_reach_the_displays_and_the_buzzer(tmp_path: Path) -> None:
     async with gpio_table(tmp_path) as (session, device, timeline):
-        timeline.advance(
-            25 * 60_000 + 1_500
-        )  # Ann's time ran out  # into overtime: the table's TEXT and BEEP
+        # Ann's time ran out, into overtime: the table's TEXT and BEEP
+        timeline.advance(25 * 60_000 + 1_500)
         await settle(session.service)
         assert device.text.startswith("OVERTIME Ann -10")
         assert device.beeps == 1
@@ -195,9 +234,12 @@ def test_the_spec(text: str, spec: GpioSpec) -> None:
             "clock 'gpio:display=lcd': display='lcd': not a display"
             " (choose oled, sh1106, max7219, none)",
         ),
-        ("gpio:display=", "clock 'gpio:display=': unknown gpio option 'display='"),
+        (
+            "gpio:display=",
+            "clock 'gpio:display=': display= needs a value (oled|sh1106|max7219|none)",
+        ),
         ("gpio:pins=9", "clock 'gpio:pins=9': unknown gpio option 'pins=9' (known: wiring=FILE"),
-        ("gpio:wiring=", "clock 'gpio:wiring=': unknown gpio option 'wiring='"),
+        ("gpio:wiring=", "clock 'gpio:wiring=': wiring= needs a value (a wiring file)"),
     ],
 )
 def test_a_bad_spec_is_refused_quoting_it(text: str, message: str) -> None:
