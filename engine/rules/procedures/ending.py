@@ -11,11 +11,12 @@ from typing import Any
 from msgspec.structs import replace
 
 from engine.clocktext import clock_text
-from engine.equipment.board import EMPTY, Board
+from engine.equipment.board import Board
 from engine.equipment.rack import parse_rack
 from engine.equipment.tiles import TileSet
 from engine.errors import EngineError, Refusal
 from engine.events import Bye, EndRacks, Forfeited, Resigned, ResultDeclared, Signed
+from engine.play.tile_counts import count_words, short_tile
 from engine.rules.procedures.common import (
     add_pair,
     penalty,
@@ -155,25 +156,10 @@ def went_out(state: GameState, t: int) -> GameState:
 
 def racks_fit(racks: Counter[str], board: Board, tile_set: TileSet) -> bool:
     """Whether ``racks`` (both racks' tiles together) can be what the board leaves of
-    the set: each tile of the racks against the set's count less the board's, for
-    the racks' own tiles only (the whole pool built and subtracted was most of the
-    end of every game; ``tests/engine/test_fast_paths.py`` holds the two forms to
-    each other)."""
-    cells = board.cells
-    counts = tile_set.counts
-    for t, n in racks.items():
-        # The board's count of this tile alone, counted in C (a Counter of the whole
-        # board cost eight times as much): a blank lies as '?' until it is named, then
-        # as its letter in lower case; Board.tiles counts no lower-case tile or space.
-        if t == "?":
-            on_board = cells.count("?") + sum(cells.count(c) for c in set(cells) if c.islower())
-        elif t == EMPTY or t.islower():
-            on_board = 0
-        else:
-            on_board = cells.count(t)
-        if counts.get(t, 0) - on_board < n:
-            return False
-    return True
+    the set (:func:`engine.play.tile_counts.short_tile`, which counts on the board
+    only the racks' own tiles; ``tests/engine/test_fast_paths.py`` holds it to the
+    whole-pool form)."""
+    return short_tile(racks, board, tile_set) is None
 
 
 def _end_racks(state: GameState, ev: EndRacks, t: int) -> GameState:
@@ -203,9 +189,12 @@ def _end_racks(state: GameState, ev: EndRacks, t: int) -> GameState:
         racks.append(rack)
     if state.mode == "board":
         assert state.board is not None
-        if not racks_fit(racks[0] + racks[1], state.board, ts):
+        both = racks[0] + racks[1]
+        short = short_tile(both, state.board, ts)
+        if short is not None:
             raise Refusal(
-                f"racks {list(ev.racks)!r} cannot both be: the tiles are not all left unplayed",
+                f"racks {ev.racks[0] or '-'} {ev.racks[1] or '-'} cannot both be: they hold "
+                + count_words(short, both[short], state.board, ts),
                 rule(state, "going_out_factor"),
             )
     values = (ts.rack_value(racks[0].elements()), ts.rack_value(racks[1].elements()))
