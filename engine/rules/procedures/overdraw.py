@@ -118,7 +118,7 @@ def _overdraw_resolved(state: GameState, ev: OverdrawResolved, t: int) -> GameSt
             f"not {ev.returned} from player {ev.player!r}",
             rule(state, state.overdraw_param),
         )
-    return settle(state, t, "the players")
+    return settle(state, t, "settled by the players")
 
 
 HANDLERS: dict[type, Callable[[GameState, Any, int], GameState]] = {
