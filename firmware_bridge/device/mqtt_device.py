@@ -41,12 +41,9 @@ from firmware_bridge.wire.protocol import (
     to_json,
 )
 
-__all__ = ["UNREACHED_POLL_S", "DeviceCore", "MqttDevice", "run_mqtt"]
+__all__ = ["DeviceCore", "MqttDevice", "run_mqtt"]
 
 log = logging.getLogger(__name__)
-
-UNREACHED_POLL_S = 0.1
-"""How often :func:`run_mqtt` looks whether its first connection failed, until it has one."""
 
 
 class DeviceCore(Protocol):
@@ -234,13 +231,16 @@ async def _tell_unreached(link: MqttDevice[ClockFirmware], where: str) -> None:
     say nothing where its service's log shows it.
     """
     session = link.session
-    while not session.connected.is_set():
-        if session.stats.failures:
-            log.warning(
-                "clock %s: cannot reach the broker at %s (%s); still trying",
-                link.table.base,
-                where,
-                session.stats.last_error,
-            )
-            return
-        await asyncio.sleep(UNREACHED_POLL_S)
+    waits = [asyncio.ensure_future(e.wait()) for e in (session.connected, session.failed)]
+    try:
+        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for wait in waits:
+            wait.cancel()
+    if session.stats.connects == 0:  # failed before it ever connected
+        log.warning(
+            "clock %s: cannot reach the broker at %s (%s); still trying",
+            link.table.base,
+            where,
+            session.stats.last_error,
+        )

@@ -20,7 +20,7 @@ import serial_asyncio_fast
 from firmware_bridge.device.firmware import ClockFirmware
 from firmware_bridge.host.hexdump_file import HexDump
 
-__all__ = ["BACKOFF_MAX_S", "BACKOFF_MIN_S", "POLL_S", "UNANSWERED_S", "run_fd", "run_serial"]
+__all__ = ["BACKOFF_MAX_S", "BACKOFF_MIN_S", "POLL_S", "UNANSWERED_MS", "run_fd", "run_serial"]
 
 log = logging.getLogger(__name__)
 
@@ -30,9 +30,10 @@ BACKOFF_MIN_S = 0.2
 """First wait before reopening a lost port."""
 BACKOFF_MAX_S = 5.0
 """Longest wait between attempts to reopen a port."""
-UNANSWERED_S = 10.0
+UNANSWERED_MS = 10_000
 """How long an open port may go without the table answering before it is a warning
-(a USB gadget's ``/dev/ttyGS0`` opens whether or not a laptop is there)."""
+(a USB gadget's ``/dev/ttyGS0`` opens whether or not a laptop is there), on the
+firmware's own clock."""
 
 
 class _PortProtocol(asyncio.Protocol):
@@ -70,10 +71,9 @@ async def _drive(
     fw: ClockFirmware, write: Callable[[bytes], None], lost: asyncio.Future[str], where: str
 ) -> str:
     """Run one session until ``lost`` resolves; returns why it ended. A table that
-    does not answer for :data:`UNANSWERED_S` is a warning, once until it answers."""
+    does not answer for :data:`UNANSWERED_MS` is a warning, once until it answers."""
     fw.emit = lambda msg: write(fw.serial_send(msg))
-    loop = asyncio.get_running_loop()
-    heard_at = loop.time()
+    heard_at = fw.now_ms()
     told = False
     try:
         write(fw.serial_open())
@@ -81,9 +81,9 @@ async def _drive(
             await asyncio.wait([lost], timeout=POLL_S)
             write(fw.serial_poll())
             if fw.host_online:
-                heard_at, told = loop.time(), False
-            elif not told and loop.time() - heard_at >= UNANSWERED_S:
-                log.warning("%s: no table has answered for %g s", where, UNANSWERED_S)
+                heard_at, told = fw.now_ms(), False
+            elif not told and fw.now_ms() - heard_at >= UNANSWERED_MS:
+                log.warning("%s: no table has answered for %g s", where, UNANSWERED_MS / 1000)
                 told = True
         return lost.result()
     finally:

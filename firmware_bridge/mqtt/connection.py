@@ -383,6 +383,9 @@ class MqttSession:
         """Counters."""
         self.connected = asyncio.Event()
         """Set while connected."""
+        self.failed = asyncio.Event()
+        """Set at the first failure (a connect that failed, a connection lost), and stays
+        set: what a caller waits on to tell a broker never reached, without polling."""
         self._on_message = on_message
         self._on_connect = on_connect
         self._on_disconnect = on_disconnect
@@ -611,6 +614,7 @@ class MqttSession:
         self.connected.clear()
         self.stats.failures += 1
         self.stats.last_error = why
+        self.failed.set()
         if was:
             log.warning("MQTT %s: connection lost: %s", self.identifier, why)
             if self._on_disconnect is not None:

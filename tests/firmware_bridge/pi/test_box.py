@@ -336,19 +336,36 @@ async def test_a_serial_port_that_never_opens_is_a_warning_once(
 
 
 async def test_a_port_that_opens_but_no_table_answers_is_a_warning_once(
-    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     """A USB gadget's /dev/ttyGS0 opens with no laptop there: a pty whose other end no
-    table reads stands in for it (the wait is cut from 10 s to 0.3 s)."""
-    monkeypatch.setattr(serial_runner, "UNANSWERED_S", 0.3)
+    table reads stands in for it; the wait is on the clock's own (fake) time."""
     caplog.set_level(logging.INFO)
     table, port = os.openpty()
     try:
         async with running(Rig()) as rig:
+            fw = rig.clock.fw
+            polled = [0]
+            poll = fw.serial_poll
+
+            def counted() -> bytes:
+                polled[0] += 1
+                return poll()
+
+            fw.serial_poll = counted  # type: ignore[method-assign]
             link = asyncio.create_task(rig.clock.run_serial(os.ttyname(port)))
             try:
+                await wait_for(lambda: polled[0] >= 2, "the runner's polls", 3.0)
+                rig.time.ms += serial_runner.UNANSWERED_MS - 1
+                seen = polled[0]
+                await wait_for(lambda: polled[0] >= seen + 2, "polls short of the wait", 3.0)
+                assert "no table has answered" not in caplog.text
+                rig.time.ms += 1
                 await wait_for(lambda: "no table has answered" in caplog.text, "the warning", 3.0)
-                await asyncio.sleep(0.4)  # said once, not at every poll after
+                rig.time.ms += 3 * serial_runner.UNANSWERED_MS
+                seen = polled[0]
+                # said once, not at every poll after
+                await wait_for(lambda: polled[0] >= seen + 3, "polls after the warning", 3.0)
             finally:
                 link.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -356,14 +373,15 @@ async def test_a_port_that_opens_but_no_table_answers_is_a_warning_once(
     finally:
         os.close(table)
         os.close(port)
-    said = warnings_from(caplog, "no table has answered for 0.3 s")
+    said = warnings_from(caplog, "no table has answered for 10 s")
     assert said == [logging.WARNING]
 
 
 async def test_a_broker_that_never_answers_is_a_warning_once(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    """The session tells each failed connect as info; the clock warns of the first."""
+    """The session tells each failed connect as info; the clock warns of the first, as
+    soon as the session says it failed (it waits on that, it does not poll)."""
     with socket.socket() as s:  # a port nothing listens on
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -371,6 +389,9 @@ async def test_a_broker_that_never_answers_is_a_warning_once(
     async with running(Rig()) as rig:
         task = asyncio.create_task(rig.clock.run_mqtt(f"mqtt://127.0.0.1:{port}/club/t7"))
         try:
+            await wait_for(lambda: "cannot connect" in caplog.text, "the first failure", 3.0)
+            await turn()
+            assert warnings_from(caplog, "cannot reach the broker") == [logging.WARNING]
             await wait_for(
                 lambda: len(warnings_from(caplog, "cannot connect")) >= 2, "a retry", 3.0
             )
