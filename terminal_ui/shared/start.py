@@ -68,8 +68,11 @@ class StartScreen(ModalScreen[None]):
         rules: str,
         *,
         device: bool = False,
+        mode: str = "board",
     ) -> None:
         super().__init__()
+        self.mode = mode
+        """``board`` or ``scoresheet``: how the game to come is kept (its help and hints)."""
         self.device = device
         """The table runs on a real clock, whose press starts the game too."""
         self.lines = lines
@@ -213,7 +216,9 @@ def start_screen(spec: TableSpec, clock: ClockSpec, clock_keys: tuple[str, str])
         lines.insert(0, ("Event", place + (f", table {spec.table}" if spec.table else "")))
     either = " or ".join(key_label(k).split(" / ")[0] for k in clock_keys)
     device = not isinstance(clock, EmulatedSpec | NoClockSpec)
-    return StartScreen(lines, spec.players[spec.first], either, time, variant.name, device=device)
+    return StartScreen(
+        lines, spec.players[spec.first], either, time, variant.name, device=device, mode=mode
+    )
 
 
 def next_game(spec: TableSpec) -> TableSpec:

@@ -31,6 +31,7 @@ from textual.markup import escape
 from textual.widgets import Footer, Header, Input, Static
 
 from clock.device.emulated import EmulatedClock
+from clock.log.log_files import load_log
 from clock.table.service import Ack, Status, TableService, Update
 from clock.table.session import (
     SessionError,
@@ -49,6 +50,8 @@ from engine.rules.state import GameState, Phase
 from engine.tournament.assignment import Assignment
 from firmware_bridge.table_setup import open_table
 from firmware_bridge.venue.assignment_feed import follow_assignments
+from terminal_ui.scorekeeper.scoresheet import Scoresheet
+from terminal_ui.scorekeeper.turn_book import TurnBook
 from terminal_ui.shared.command_input import CommandInput
 from terminal_ui.shared.help import HelpScreen, help_text
 from terminal_ui.shared.keys import CLOCK_KEYS, bindings, key_label
@@ -67,7 +70,7 @@ from terminal_ui.shared.widgets import BoardView, PlayerClock, history_lines, ru
 from terminal_ui.table.answers import event_words
 from terminal_ui.table.commands import CommandError, HelpWanted, Preview, interpret, next_step
 from terminal_ui.table.config import TableConfig
-from terminal_ui.table.help import COMMANDS
+from terminal_ui.table.help import COMMANDS, SCORESHEET_COMMANDS
 from terminal_ui.table.screens import AdjudicationScreen, ChallengeScreen, SummaryScreen
 
 __all__ = ["TableApp"]
@@ -75,6 +78,13 @@ __all__ = ["TableApp"]
 _CHALLENGEABLE = (Phase.PLAYING, Phase.HOLD, Phase.OUT_PLAY)
 """The phases in which the last play may still be challenged: a resignation or the end
 of the game leaves nothing to challenge, whatever the play's window says."""
+
+
+_PLACEHOLDER = {
+    "board": "play (8D WINDY) or command: pass, hold, challenge, draw 5 ...",
+    "scoresheet": "score (Q24: first letter and score), - for none, or: pass, hold, challenge ...",
+}
+"""The command line's hint, by how the game is kept."""
 
 
 class TableApp(StartsGames):
@@ -117,6 +127,9 @@ class TableApp(StartsGames):
         """The rules the header names (:meth:`show_rules`)."""
         self._keep_refusal = False
         """A refusal is on the feedback line: it stays until the next keystroke."""
+        self.sheet = Scoresheet(by="players")
+        """Scoresheet mode: what is typed is read as the scorekeeper's screen reads it
+        (``Q24``, ``-``, ``undo``...), with the turn book of which turns await a score."""
         self.ticker = Ticker(
             self, config.timeline.now_ms, lambda: (self.state, self.link), self.draw_clocks
         )
@@ -134,7 +147,7 @@ class TableApp(StartsGames):
                 yield Static("", id="link")
                 yield Static("", id="phase")
                 yield CommandInput(
-                    placeholder="play (8D WINDY) or command: pass, hold, challenge, draw 5 ...",
+                    placeholder=_PLACEHOLDER["board"],
                     id="command",
                 )
                 yield Static("", id="feedback")
@@ -192,11 +205,14 @@ class TableApp(StartsGames):
         )
         try:
             session = open_table(spec, timeline=cfg.timeline)
-        except (SessionError, EngineError) as exc:
+            if cfg.log.exists():  # a resumed scoresheet: which turns await a score
+                self.sheet.book = TurnBook.rebuild(load_log(cfg.log)[0])
+        except (SessionError, EngineError, OSError) as exc:
             self.exit(2, message=f"rackclock table: {exc}")
             return
         self.session = session
         self.service, self.emulated = session.service, session.emulated
+        self.service.add_listener(self._on_commit)
         if not await open_or_exit(self, session, "table"):
             return
         if cfg.assignment is not None:
@@ -221,13 +237,28 @@ class TableApp(StartsGames):
         """The clocks show the game begun, no longer the start screen's reading."""
         self.draw()
 
+    def _on_commit(self, update: Update) -> None:
+        """Every commit, in order (never dropped): keep the scoresheet's turn book."""
+        if update.event is not None and update.before is not None:
+            self.sheet.book.observe(update.before, update.event, update.state)
+
     def on_update(self, update: Update) -> None:
         """Mirror the service's state on the screen."""
         self.state = update.state
         self.link = update.status
         if update.refused is not None:
             self.show_ack(update.refused)
+        if self.scoresheet():
+            for zero in self.sheet.auto_zeros(self.state):  # a pass scores 0 by itself
+                self.submit(zero)
         self.draw()
+
+    def scoresheet(self) -> bool:
+        """Whether the game shown, or the one its start screen offers, is kept on a
+        scoresheet (a play is typed as its first letter and score) rather than a board."""
+        if self._start is not None:
+            return self._start.mode == "scoresheet"
+        return self.state.variant is not None and self.state.mode == "scoresheet"
 
     def submit(self, event: Event) -> None:
         """Send a command to the service and show its answer."""
@@ -288,6 +319,8 @@ class TableApp(StartsGames):
 
     def draw(self) -> None:
         st = self.state
+        line = self.query_one("#command", CommandInput)
+        line.placeholder = _PLACEHOLDER["scoresheet" if self.scoresheet() else "board"]
         self.show_rules()
         self.draw_clocks()
         self.ticker.arm()
@@ -300,7 +333,7 @@ class TableApp(StartsGames):
             phase += f" | on the board: {comp.move} ({comp.declared or comp.computed})"
         if st.last is not None and st.last.window_open and st.phase in _CHALLENGEABLE:
             phase += f" | {st.last.move or 'last play'} may be challenged"
-        step = next_step(st)
+        step = next_step(st) or self._scoring_step()
         if step:
             phase += f" | {step}"
         self.query_one("#phase", Static).update(escape(phase))
@@ -322,6 +355,14 @@ class TableApp(StartsGames):
         elif self._summary is not None and all(st.signed):
             self._summary.refresh_state(st)
         self._offer()
+
+    def _scoring_step(self) -> str:
+        """Scoresheet mode: the ended turn awaiting its score, and what to type."""
+        target = self.sheet.target(self.state) if self._keeps_sheet() else None
+        if target is None or target.index > self.state.presses[target.player]:
+            return ""
+        name = self.state.players[target.player]
+        return f"score {name}'s turn {target.index}: its first letter and score (Q24), - for none"
 
     def _draw_waiting(self) -> None:
         """Behind the start screen: the game to come, nothing of the one before it (after
@@ -397,7 +438,8 @@ class TableApp(StartsGames):
         if isinstance(self.screen, HelpScreen):
             self.screen.dismiss(None)  # F12 again closes it
         else:
-            self.push_screen(HelpScreen(help_text("table", COMMANDS, self.config.clock_keys)))
+            commands = SCORESHEET_COMMANDS if self.scoresheet() else COMMANDS
+            self.push_screen(HelpScreen(help_text("table", commands, self.config.clock_keys)))
 
     async def action_quit(self) -> None:
         """Quit; mid-game, or before both players have signed, ask first and say how
@@ -447,6 +489,14 @@ class TableApp(StartsGames):
         if not event.value.strip():
             fb.update("")
             return
+        if self._keeps_sheet():
+            try:
+                entry = self.sheet.read(event.value, self.state)
+            except CommandError as exc:
+                fb.update(f"[yellow]{escape(str(exc))}[/yellow]")
+                return
+            fb.update(f"Enter: {escape(self.sheet.said(entry, self.state))}")
+            return
         try:
             result = interpret(event.value, self.state)
         except CommandError as exc:
@@ -465,10 +515,19 @@ class TableApp(StartsGames):
         else:
             fb.update(f"Enter: {escape(event_words(result, self.state.players))}")
 
+    def _keeps_sheet(self) -> bool:
+        """A game on (not its start screen) kept on a scoresheet: what is typed is read
+        as the scorekeeper's screen reads it."""
+        return self._start is None and self.scoresheet()
+
     @on(Input.Submitted, "#command")
     def act(self, event: Input.Submitted) -> None:
         try:
-            result = interpret(event.value, self.state)
+            result: Event | Preview | HelpWanted = (
+                self.sheet.read(event.value, self.state)
+                if self._keeps_sheet()
+                else interpret(event.value, self.state)
+            )
         except CommandError as exc:
             self.query_one("#feedback", Static).update(f"[red]{escape(str(exc))}[/red]")
             # the refused line is selected: the next key replaces it, arrows edit it
@@ -484,6 +543,9 @@ class TableApp(StartsGames):
             self.action_help()
         elif isinstance(result, Preview):
             self.submit(result.event)
+        elif self._keeps_sheet():
+            self.sheet.sent(result)
+            self.submit(result)
         elif isinstance(result, Challenged) and not result.words and self.state.last is not None:
             self.push_screen(ChallengeScreen(self.state.last.words), self._challenge_words)
         else:

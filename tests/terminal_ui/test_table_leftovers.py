@@ -15,7 +15,10 @@ from rich.text import Text
 from textual.widgets import Static
 
 from engine.rules.state import Phase
+from terminal_ui.shared.command_input import CommandInput
+from terminal_ui.shared.help import HelpScreen
 from terminal_ui.table.app import TableApp
+from terminal_ui.table.help import SCORESHEET_COMMANDS
 from terminal_ui.table.screens import QuitScreen, StartScreen
 from tests.helpers import command, config, game, play, screen_text, started, text_of, until
 
@@ -129,3 +132,29 @@ async def test_an_offline_clock_shows_on_the_start_screen(tmp_path: Path) -> Non
             "the offline clock on the start screen",
         )
         assert "/dev/nonexist" in text_of(app, "#start-link")
+
+
+async def test_scoresheet_mode_takes_what_the_scorekeeper_takes(tmp_path: Path) -> None:
+    """Toronto speed opens in scoresheet mode: a turn is scored as on the scorekeeper's
+    screen (first letter and score), a pass scores 0 by itself, and the hint and the
+    help are the scoresheet's."""
+    cfg = config(tmp_path, variant="toronto-speed")
+    async with TableApp(cfg).run_test(size=(100, 40)) as pilot:
+        app = await started(pilot)
+        assert "score (Q24" in str(app.query_one("#command", CommandInput).placeholder)
+        await pilot.press("[")  # Ann's turn ends
+        await until(pilot, lambda: game(app).turn == 1, "Ann's press")
+        assert "score Ann's turn 1" in text_of(app, "#phase")
+        await command(pilot, "8D WINDY", lambda: "not an entry" in text_of(app, "#feedback"))
+        assert "Q24" in text_of(app, "#feedback")
+        await command(pilot, "w32", lambda: game(app).scores == (32, 0))
+        assert text_of(app, "#feedback") == "ok: Ann turn 1: W 32"
+        assert "Ann W +32 32" in text_of(app, "#moves")
+        await command(pilot, "pass", lambda: game(app).scored == (1, 1))  # its 0, by itself
+        await command(pilot, "undo", lambda: game(app).scores == (0, 0))  # Ann's W 32
+        await pilot.press("f12")
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help")
+        shown = screen_text(app)
+        for example, _ in SCORESHEET_COMMANDS:
+            assert example in shown, example
+        assert "8D WINDY" not in shown
