@@ -1,6 +1,7 @@
 """Every command of the table's command line, with an example: the in-app help (F12,
 or ``help`` / ``?`` typed), the error messages that point to it, and the README's
-list (a test keeps the README in step with this list)."""
+lists (tests/terminal_ui/test_table_ux.py holds the README's two tables to these, row
+for row)."""
 
 from __future__ import annotations
 
@@ -49,9 +50,12 @@ SCORESHEET_COMMANDS: tuple[tuple[str, str], ...] = (
     ("hold / release", "hold the last play, release it"),
     ("challenge", "challenge the last play"),
     ("valid / invalid", "the verdict"),
-    ("dispute / dispute 21", "dispute the last play's score; settle it at the agreed score"),
+    (
+        "dispute / dispute 21",
+        "dispute the last play's score (the clock stops); settle it at the agreed score",
+    ),
     ("end AEI -", "the tiles left on each rack at the end (- for none)"),
     ("neutral REASON / resume", "stop the clock with the reason; start it again"),
     ("help / ?", "this help"),
 )
-"""What the scorekeeper types (scoresheet mode: no board)."""
+"""What the scorekeeper types, and the table terminal in scoresheet mode (no board)."""

@@ -93,10 +93,24 @@ async def test_help_lists_every_command_and_key(tmp_path: Path) -> None:
         await until(pilot, lambda: not isinstance(app.screen, HelpScreen), "closed again")
 
 
-def test_the_readme_lists_every_command() -> None:
-    readme = (REPO / "README.md").read_text()
-    for example, _ in (*COMMANDS, *SCORESHEET_COMMANDS):
-        assert f"`{example}`" in readme, example
+def readme_rows(heading: str) -> list[tuple[str, str]]:
+    """The rows of the README's table under the line starting ``heading``: (the
+    example without its backticks, what it does)."""
+    lines = (REPO / "README.md").read_text().split("\n" + heading, 1)[1].splitlines()
+    rows = []
+    for line in lines[1:]:
+        if line.startswith("| "):
+            example, what = (cell.strip() for cell in line.strip().strip("|").split(" | "))
+            rows.append((example.strip("`"), what))
+        elif rows:
+            break
+    return rows[2:]  # after the header and its rule
+
+
+def test_the_readme_lists_the_helps_commands_row_for_row() -> None:
+    """The README's lists are the in-app help's, the same rows in the same order."""
+    assert readme_rows("What the table's command line takes") == list(COMMANDS)
+    assert readme_rows("What the scorekeeper types") == list(SCORESHEET_COMMANDS)
 
 
 def test_one_key_does_one_thing_everywhere() -> None:
