@@ -149,10 +149,9 @@ async def test_a_pi_clock_on_mock_pins_is_a_real_tables_clock(
             await stop(serve)
             await wait_for(lambda: not fw.host_online, "the table gone", WAIT_S)
             gone = fw.remaining(0)
-            await asyncio.sleep(0.5)
+            await wait_for(lambda: fw.remaining(0) <= gone - 100, "the time still running", WAIT_S)
             assert fw.running == 0
             assert not fw.paused
-            assert gone - fw.remaining(0) >= 450  # still counting down
             clock.refresh()
             assert shows(clock, clock.face())
             assert not clock.face().host_online  # "no table"
