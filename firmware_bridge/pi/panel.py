@@ -23,8 +23,8 @@ Two kinds (``display`` in the wiring):
 
 :class:`Panel` holds the luma devices: :meth:`Panel.open` makes them from the wiring
 (``device_factory`` given: :func:`dummy_devices`, luma's dummy device, for tests and
-docs/images/pi-clock/). :func:`segment_picture` draws the MAX7219's digits as a
-picture of the modules, for the docs. A display that stops answering (a loose wire:
+docs/images/pi-clock/; scripts/pi-pictures draws the MAX7219's image as a picture of
+the modules). A display that stops answering (a loose wire:
 luma's I2C raises its own ``DeviceNotFoundError``, not an OSError, for the kernel's
 EREMOTEIO) costs its frames and a logged warning, never the clock.
 """
@@ -66,7 +66,6 @@ __all__ = [
     "render_oled",
     "render_segments",
     "segment_bytes",
-    "segment_picture",
     "segment_text",
 ]
 
@@ -253,37 +252,6 @@ def render_segments(text: str) -> Image.Image:
             if byte >> y & 1:
                 image.putpixel((x, y), 1)
     return image
-
-
-_SEGMENTS = {  # bit: the segment's bar in a 20x34 digit cell, a pixel apart
-    6: (5, 0, 15, 2),  # a
-    5: (17, 3, 19, 15),  # b
-    4: (17, 19, 19, 31),  # c
-    3: (5, 32, 15, 34),  # d
-    2: (1, 19, 3, 31),  # e
-    1: (1, 3, 3, 15),  # f
-    0: (5, 16, 15, 18),  # g
-}
-
-
-def segment_picture(image: Image.Image) -> Image.Image:
-    """A picture of the two modules showing the chain's ``image`` (for the docs)."""
-    cell, gap, pad = 26, 24, 10
-    width = 2 * (_DIGITS * cell) + gap + 2 * pad
-    picture = Image.new("RGB", (width, 34 + 2 * pad), (20, 20, 20))
-    draw = ImageDraw.Draw(picture)
-    columns = SEGMENT_BITS[0]
-    for index in range(columns):
-        x = columns - 1 - index
-        byte = sum(1 << y for y in range(8) if image.getpixel((x, y)))
-        left = pad + index * cell + (gap if index >= _DIGITS else 0)
-        for bit, (x0, y0, x1, y1) in _SEGMENTS.items():
-            lit = byte >> bit & 1
-            colour = (255, 40, 30) if lit else (55, 25, 25)
-            draw.rectangle((left + x0, pad + y0, left + x1, pad + y1), fill=colour)
-        dot = (255, 40, 30) if byte & 0x80 else (55, 25, 25)
-        draw.rectangle((left + 22, pad + 32, left + 24, pad + 34), fill=dot)
-    return picture
 
 
 # --- the devices ---------------------------------------------------------------------
