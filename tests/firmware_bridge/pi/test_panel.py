@@ -106,7 +106,7 @@ def test_the_text_line_shows_under_both_times(text: str) -> None:
         assert not find_words(image, text)
 
 
-def test_a_long_text_is_cut_to_the_width() -> None:
+def test_a_long_text_breaks_at_words_and_shows_one_line_at_a_time() -> None:
     panel, _ = oleds()
     long = "CHALLENGE QUIXOTIC ZEPHYRS JINXED"
     for image in shown(panel, face(text=long)):
