@@ -50,6 +50,7 @@ def run(args: argparse.Namespace) -> int:
     from engine.errors import EngineError
     from terminal_ui.scorekeeper.app import ScorekeeperApp
     from terminal_ui.scorekeeper.config import ScorekeeperConfig, default_log_path
+    from terminal_ui.shared.start import closing_words
 
     try:
         load_variant(args.variant)  # a bad variant is refused before the screen opens
@@ -71,6 +72,7 @@ def run(args: argparse.Namespace) -> int:
         # answers; 2 is for a bad argument
         sys.stderr.write(f"rackclock scorekeeper: {refused}\n")
         return 1
-    result = ScorekeeperApp(cfg).run()
-    sys.stdout.write(f"game log: {cfg.log}\n")
+    app = ScorekeeperApp(cfg)
+    result = app.run()
+    sys.stdout.write(closing_words(app, result, cfg.log))
     return result or 0

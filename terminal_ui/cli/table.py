@@ -53,6 +53,7 @@ def run(args: argparse.Namespace) -> int:
     from engine.errors import EngineError
     from firmware_bridge.host.transports import TRANSPORTS
     from terminal_ui.shared.keys import clock_keys
+    from terminal_ui.shared.start import closing_words
     from terminal_ui.table.app import TableApp
     from terminal_ui.table.config import TableConfig, default_log_path
 
@@ -86,9 +87,5 @@ def run(args: argparse.Namespace) -> int:
         return 1
     app = TableApp(cfg)
     result = app.run()
-    if result:  # refused once the screen was up: the reason is printed, no log to name
-        return result
-    sys.stdout.write(f"game log: {cfg.log}\n")
-    if app.resume is not None:  # quit mid-game, or before both signed: how to come back
-        sys.stdout.write(f"resume it with: {app.resume}\n")
-    return 0
+    sys.stdout.write(closing_words(app, result, cfg.log))
+    return result or 0

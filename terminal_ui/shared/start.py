@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 from dataclasses import replace
+from pathlib import Path
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -39,6 +40,7 @@ __all__ = [
     "QuitScreen",
     "StartScreen",
     "StartsGames",
+    "closing_words",
     "next_game",
     "open_or_exit",
     "quit_or_ask",
@@ -298,6 +300,18 @@ class QuitScreen(ModalScreen[bool]):
             # the command on a line of its own: a break only before it
             yield Static(Text(f"{said}\n{self.resume}"), id="quit-resume")
             yield Label("y: quit   n / Escape: back to the game")
+
+
+def closing_words(app: StartsGames, result: int | None, log: Path) -> str:
+    """What the command line prints once ``app``'s screen has closed with ``result``:
+    the game's log and, when the game was kept to come back to, the command that
+    resumes it (whole, to be copied); nothing after a refusal, which said its reason."""
+    if result:
+        return ""
+    said = f"game log: {log}\n"
+    if app.resume is not None:
+        said += f"resume it with: {app.resume}\n"
+    return said
 
 
 def quit_or_ask(app: App[Any], phase: Phase, resume: str, *, unsigned: bool = False) -> None:

@@ -1,7 +1,8 @@
 """One whole game at the real ``rackclock table`` under tmux, at 80x24 and at 120x40
 (issue 25, section 3), with long names, as a new player meets it: the start screen and
 the clocks behind it, plays, a challenge of some of the words, the clock neutralized and
-resumed, six passes, the racks, the signatures, and quitting. At every step the status
+resumed, six passes, the racks, quitting before the signatures (the command that resumes
+the game printed whole) and coming back to sign, and quitting. At every step the status
 line's hint must be on the screen whole (wrapped, never cut), and the clocks must show
 their times: the game's starting time before the game, the log's own readings at the end.
 
@@ -111,8 +112,15 @@ def test_a_whole_game_at_the_table_fits_the_terminal(tmp_path: Path, size: tuple
         assert "may be challenged" not in screen
         term.keys("C-q")  # not signed yet: it asks
         shows(term, "Quit before both players have signed?")
-        term.type("n")
-        term.wait("the question to close", lambda s: "Quit before" not in s)
+        term.type("y")  # the terminal then prints the command that resumes it, whole
+        resume = f"rackclock table --log {log}"
+        term.wait("the command printed", lambda s: "resume it with:" in s)
+        printed = term.tmux("capture-pane", "-p", "-J", "-t", term.target)  # wraps joined
+        assert f"resume it with: {resume}" in printed, printed
+        term.tmux("respawn-pane", "-k", "-t", term.target, f"env -u COLUMNS -u LINES {table}")
+        term.wait_for("Game over", "not yet")  # the log's game, still to be signed
+        term.keys("Escape")
+        shows(term, "game over | each player signs with their clock key")
         term.type("[")
         shows(term, f"{BEN} signs with their clock key")
         term.type("]")
