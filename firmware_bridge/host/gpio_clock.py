@@ -38,9 +38,9 @@ from gpiozero.pins.mock import MockFactory
 from clock.device.core import ClockCore
 from clock.device.interface import DeviceEvent, DeviceOnline, PausePressed, SidePressed
 from clock.timeline import Timeline
+from firmware_bridge.pi.displays import DeviceFactory, dummy_devices
 from firmware_bridge.pi.face import Face
 from firmware_bridge.pi.hardware import PinsError, open_hardware
-from firmware_bridge.pi.panel import DeviceFactory, dummy_devices
 from firmware_bridge.pi.wiring import Wiring, load_wiring
 
 __all__ = ["DEVICE_ID", "REFRESH_MS", "GpioClock", "open_gpio_clock"]

@@ -40,8 +40,9 @@ from firmware_bridge.device.mqtt_device import run_mqtt
 from firmware_bridge.device.serial_runner import run_serial
 from firmware_bridge.pi import INITIAL_MS
 from firmware_bridge.pi.buttons import BOUNCE_MS, HALT_MS
+from firmware_bridge.pi.displays import DeviceFactory
 from firmware_bridge.pi.hardware import open_hardware
-from firmware_bridge.pi.panel import PAGE_MS, DeviceFactory
+from firmware_bridge.pi.panel import PAGE_MS
 from firmware_bridge.pi.wiring import Wiring
 
 __all__ = [
@@ -100,7 +101,7 @@ class PiClock:
     Raises:
         firmware_bridge.pi.hardware.PinsError: No pin library works here (it says
             each one's reason).
-        firmware_bridge.pi.panel.PanelError: A display does not answer.
+        firmware_bridge.pi.displays.PanelError: A display does not answer.
         gpiozero.GPIOZeroError: A pin is refused.
     """
 

@@ -22,9 +22,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from firmware_bridge.pi.buttons import BOUNCE_MS, HALT_MS, Buttons
+from firmware_bridge.pi.displays import DeviceFactory
 from firmware_bridge.pi.face import ClockFace
 from firmware_bridge.pi.lights import Lights
-from firmware_bridge.pi.panel import DeviceFactory, Panel
+from firmware_bridge.pi.panel import Panel
 from firmware_bridge.pi.wiring import Wiring
 
 __all__ = ["Hardware", "PinsError", "open_hardware"]
@@ -34,7 +35,7 @@ log = logging.getLogger(__name__)
 
 class PinsError(OSError):
     """No GPIO pins here (not a Pi, or no pin library works); the message says each
-    library's reason. An OSError, as :class:`~firmware_bridge.pi.panel.PanelError` is:
+    library's reason. An OSError, as :class:`~firmware_bridge.pi.displays.PanelError` is:
     one ``except OSError`` takes a start that found no pins or no displays."""
 
 

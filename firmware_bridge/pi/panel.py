@@ -21,12 +21,12 @@ Two kinds (``display`` in the wiring):
   the pages again while they stand. A link that comes up shows "table ok" for one
   page.
 
-:class:`Panel` holds the luma devices: :meth:`Panel.open` makes them from the wiring
-(``device_factory`` given: :func:`dummy_devices`, luma's dummy device, for tests and
-docs/images/pi-clock/; scripts/pi-pictures draws the MAX7219's image as a picture of
-the modules). A display that stops answering (a loose wire:
-luma's I2C raises its own ``DeviceNotFoundError``, not an OSError, for the kernel's
-EREMOTEIO) costs its frames and a logged warning, never the clock.
+:class:`Panel` holds the luma devices (:mod:`firmware_bridge.pi.displays`):
+:meth:`Panel.open` makes them from the wiring (luma's dummy devices for tests and
+docs/images/pi-clock/, where scripts/pi-pictures draws the MAX7219's image as a
+picture of the modules). A display that stops answering (a loose wire: luma's I2C
+raises its own ``DeviceNotFoundError``, not an OSError, for the kernel's EREMOTEIO)
+costs its frames and a logged warning, never the clock.
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ from luma.core.error import Error as LumaError
 from PIL import Image, ImageDraw, ImageFont
 
 from engine.clocktext import clock_text
+from firmware_bridge.pi.displays import OLED_SIZE, SEGMENT_BITS, DeviceFactory, hardware_devices
 from firmware_bridge.pi.face import ClockFace, running_side
 from firmware_bridge.pi.wiring import Wiring
 
@@ -47,20 +48,14 @@ __all__ = [
     "BAR_H",
     "MARK",
     "NO_TABLE_PAGE",
-    "OLED_SIZE",
     "PAGE_MS",
-    "SEGMENT_BITS",
     "SMALL_FONT",
     "TABLE_OK_PAGE",
     "TEXT_Y",
     "TIMES_MS",
     "TIME_FONT",
     "TIME_Y",
-    "DeviceFactory",
     "Panel",
-    "PanelError",
-    "dummy_devices",
-    "hardware_devices",
     "link_state",
     "oled_lines",
     "render_oled",
@@ -71,7 +66,6 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-OLED_SIZE = (128, 64)
 TIME_FONT: ImageFont.FreeTypeFont | ImageFont.ImageFont = ImageFont.load_default(size=32)
 """The OLED's time: Pillow's own font (Aileron), the same on every machine with this Pillow."""
 SMALL_FONT = ImageFont.load_default(size=11)
@@ -99,9 +93,6 @@ NO_TABLE_PAGE = "no tAbLE"
 """MAX7219: the link state when the table does not answer, in letters 7 segments can draw."""
 TABLE_OK_PAGE = "tAbLE ok"
 """MAX7219: shown for one page when the table answers again."""
-
-DeviceFactory = Callable[[Wiring], Sequence[Any]]
-"""Makes the luma devices for a wiring: two OLEDs (left, right), one MAX7219 chain, or none."""
 
 
 def link_state(face: ClockFace) -> str:
@@ -239,10 +230,6 @@ def segment_bytes(text: str) -> bytes:
     return bytes(dot_muncher(text, notfound=" "))
 
 
-SEGMENT_BITS = (16, 8)
-"""The MAX7219 chain's image: a column per digit, a row per segment bit."""
-
-
 def render_segments(text: str) -> Image.Image:
     """The chain's image for 16 digits of ``text``, as luma's ``sevensegment`` lays it
     out: the last digit is column 0, bit n of a digit is row n."""
@@ -252,83 +239,6 @@ def render_segments(text: str) -> Image.Image:
             if byte >> y & 1:
                 image.putpixel((x, y), 1)
     return image
-
-
-# --- the devices ---------------------------------------------------------------------
-
-
-class PanelError(OSError):
-    """A display that cannot be opened; the message names it and what to check (an
-    OSError, as the bus's own failures are: one ``except OSError`` takes both)."""
-
-
-def hardware_devices(wiring: Wiring) -> list[Any]:
-    """The real displays: two OLEDs on I2C, or the MAX7219 chain on SPI.
-
-    Raises:
-        PanelError: A driver is not installed, or a display does not answer.
-    """
-    try:
-        return _hardware(wiring)
-    except ImportError as exc:
-        raise PanelError(
-            f"--display {wiring.display}: the {exc.name} module is not installed"
-            f" ({_INSTALL.get(exc.name or '', f'pip install {exc.name}')}; docs/pi-clock.md)"
-        ) from None
-
-
-_INSTALL = {"spidev": "sudo apt-get install python3-spidev"}
-"""How docs/pi-clock.md installs a driver's module that pip does not (Raspberry Pi OS's
-own package, seen by the clock's virtual environment)."""
-
-
-def _hardware(wiring: Wiring) -> list[Any]:
-    if wiring.display in ("oled", "sh1106"):
-        from luma.core.interface.serial import i2c
-        from luma.oled.device import sh1106, ssd1306
-
-        make = ssd1306 if wiring.display == "oled" else sh1106
-        bus = wiring.oled.bus
-        devices = []
-        for side, address in (("left", wiring.oled.left), ("right", wiring.oled.right)):
-            try:
-                devices.append(make(i2c(port=bus, address=address)))
-            except (OSError, LumaError) as exc:
-                raise PanelError(
-                    f"--display {wiring.display}: the {side} display (I2C bus {bus},"
-                    f" address {address:#x}) does not answer: {exc}; turn I2C on"
-                    " (raspi-config), check the wiring (docs/pi-clock.md) or run with"
-                    " --display none"
-                ) from None
-        return devices
-    if wiring.display == "max7219":
-        from luma.core.interface.serial import noop, spi
-        from luma.led_matrix.device import max7219
-
-        chain = wiring.max7219
-        try:
-            # noop: without it luma's spi claims GPIO24 and 25 (its DC and RESET) for
-            # itself, which are the right LED and the buzzer here
-            port = spi(port=chain.port, device=chain.device, gpio=noop())
-            return [max7219(port, cascaded=2)]
-        except (OSError, LumaError) as exc:
-            raise PanelError(
-                f"--display max7219: SPI{chain.port} CE{chain.device} cannot be opened:"
-                f" {exc}; turn SPI on (raspi-config) or run with --display none"
-            ) from None
-    return []
-
-
-def dummy_devices(wiring: Wiring) -> list[Any]:
-    """luma's dummy devices in the shapes of :func:`hardware_devices`: they keep the
-    image they were given (``device.image``)."""
-    from luma.core.device import dummy
-
-    if wiring.display in ("oled", "sh1106"):
-        return [dummy(*OLED_SIZE, mode="1") for _ in (0, 1)]
-    if wiring.display == "max7219":
-        return [dummy(*SEGMENT_BITS, mode="1")]
-    return []
 
 
 class Panel:
@@ -357,8 +267,8 @@ class Panel:
         *,
         now_ms: Callable[[], int],
     ) -> Panel:
-        """The displays the wiring names (``device_factory``: :func:`dummy_devices`
-        in tests; by default the hardware). ``now_ms``: the clock's own time, which
+        """The displays the wiring names (``device_factory``: luma's dummy devices in
+        tests; by default the hardware). ``now_ms``: the clock's own time, which
         the MAX7219's pages run on."""
         make = device_factory or hardware_devices
         return cls(wiring.display, make(wiring), now_ms)

@@ -136,7 +136,7 @@ def _open(args: argparse.Namespace, wiring: Wiring, pins: Any, out: TextIO) -> P
         OSError, gpiozero.GPIOZeroError: No pins or displays here.
     """
     from firmware_bridge.pi.box import PiClock, power_off
-    from firmware_bridge.pi.panel import dummy_devices
+    from firmware_bridge.pi.displays import dummy_devices
 
     if pins is None:
         return PiClock(wiring, initial_ms=args.initial_ms, halt=power_off)

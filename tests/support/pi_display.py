@@ -14,7 +14,8 @@ from functools import cache
 
 from PIL import Image, ImageChops, ImageDraw
 
-from firmware_bridge.pi.panel import BAR_H, OLED_SIZE, SMALL_FONT, TEXT_Y, TIME_FONT, TIME_Y
+from firmware_bridge.pi.displays import OLED_SIZE
+from firmware_bridge.pi.panel import BAR_H, SMALL_FONT, TEXT_Y, TIME_FONT, TIME_Y
 
 __all__ = ["bar_is_lit", "find_words", "read_oled_time", "read_segments", "segment_chars"]
 

@@ -27,7 +27,8 @@ from gpiozero.pins.mock import MockFactory
 
 from firmware_bridge.device.firmware import Display
 from firmware_bridge.pi.box import POWER_OFF, PiClock
-from firmware_bridge.pi.panel import dummy_devices, render_oled
+from firmware_bridge.pi.displays import dummy_devices
+from firmware_bridge.pi.panel import render_oled
 from firmware_bridge.pi.wiring import load_wiring
 from tests.helpers import Broker, background, wait_for
 from tests.support.log_rows import Row, log_rows

@@ -29,7 +29,8 @@ from firmware_bridge.device import serial_runner
 from firmware_bridge.device.firmware import Display
 from firmware_bridge.pi.box import NOTICE_MS, POWER_OFF, POWER_OFF_FAILED, PiClock
 from firmware_bridge.pi.buttons import HALT_MS
-from firmware_bridge.pi.panel import PanelError, dummy_devices, render_oled
+from firmware_bridge.pi.displays import PanelError, dummy_devices
+from firmware_bridge.pi.panel import render_oled
 from firmware_bridge.pi.wiring import Wiring, load_wiring
 from firmware_bridge.wire.protocol import Beep, Message, Pause, Press, Set, Text
 from terminal_ui.cli import main

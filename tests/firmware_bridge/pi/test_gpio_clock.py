@@ -28,7 +28,7 @@ from clock.timeline import FakeTimeline
 from engine.clocktext import clock_text
 from firmware_bridge.host.gpio_clock import GpioClock
 from firmware_bridge.host.transports import TRANSPORTS, GpioSpec
-from firmware_bridge.pi.panel import dummy_devices
+from firmware_bridge.pi.displays import dummy_devices
 from firmware_bridge.pi.wiring import load_wiring
 from firmware_bridge.table_setup import open_table
 from tests.helpers import settle

@@ -12,9 +12,9 @@ import pytest
 from gpiozero import LED, GPIOPinInUse
 from gpiozero.pins.mock import MockFactory
 
+from firmware_bridge.pi.displays import DeviceFactory, PanelError, dummy_devices
 from firmware_bridge.pi.face import Face
 from firmware_bridge.pi.hardware import Hardware, PinsError, open_hardware
-from firmware_bridge.pi.panel import DeviceFactory, PanelError, dummy_devices
 from firmware_bridge.pi.wiring import Wiring, load_wiring
 
 WIRING = load_wiring()

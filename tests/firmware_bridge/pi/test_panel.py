@@ -20,14 +20,8 @@ from luma.oled.device import ssd1306
 from PIL import Image
 
 from firmware_bridge.device.firmware import ClockFirmware, Display
-from firmware_bridge.pi.panel import (
-    PAGE_MS,
-    TIMES_MS,
-    Panel,
-    PanelError,
-    dummy_devices,
-    hardware_devices,
-)
+from firmware_bridge.pi.displays import PanelError, dummy_devices, hardware_devices
+from firmware_bridge.pi.panel import PAGE_MS, TIMES_MS, Panel
 from firmware_bridge.pi.wiring import load_wiring
 from tests.helpers import REPO
 from tests.support.pi_display import (
