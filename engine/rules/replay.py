@@ -25,7 +25,7 @@ from engine.rules.game_report import (
     ReportedResult,
 )
 from engine.rules.machine import advance, apply
-from engine.rules.procedures.common import penalty
+from engine.rules.procedures.common import penalty_counted
 from engine.rules.procedures.turn import DRIFT_RULE
 from engine.rules.state import GameState, Phase
 
@@ -184,7 +184,7 @@ def _reported(state: GameState, t: int, *, live: bool) -> dict[str, Any]:
             ClockReading(
                 remaining_ms=(left := state.clock.remaining(seat, t)),
                 overtime_ms=max(0, -left),
-                penalty=penalty(state, seat, t),
+                penalty=penalty_counted(state, seat, t),
                 running=state.clock.running == seat,
             )
             for seat in (0, 1)

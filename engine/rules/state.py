@@ -333,6 +333,10 @@ class GameState(msgspec.Struct, frozen=True):
             return "game over"
         if ph is Phase.PLAYING:
             text = f"{name[self.turn]} to play"
+            if self.locked[self.turn]:
+                # TOR-8/9: past the cutoff the player's turns are passes, and their clock
+                # (and its penalty, TOR-7) runs until they pass.
+                text += ": pass (no more plays after the cutoff)"
             if self.clock.neutral:
                 text += f" (neutralized: {self.clock.neutral})"
             return text

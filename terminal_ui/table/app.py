@@ -45,7 +45,7 @@ from clock.table.session import (
 from engine.clocktext import penalty_rate
 from engine.errors import EngineError
 from engine.events import Adjudicated, Challenged, Event, Signed
-from engine.rules.procedures.common import penalty
+from engine.rules.procedures.common import penalty_counted
 from engine.rules.state import GameState, Phase
 from engine.tournament.assignment import Assignment
 from firmware_bridge.table_setup import open_table
@@ -311,7 +311,7 @@ class TableApp(StartsGames):
                 st.clock.remaining(seat, now),
                 running=st.clock.running == seat,
                 neutral=st.clock.neutral,
-                penalty=penalty(st, seat, now),
+                penalty=penalty_counted(st, seat, now),
                 turn=st.turn == seat and st.phase is Phase.PLAYING,
                 key=keys[seat],
                 penalty_rate=penalty_rate(st.variant) if st.variant is not None else "",

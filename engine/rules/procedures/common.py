@@ -20,6 +20,7 @@ __all__ = [
     "live_turn",
     "need_turn",
     "penalty",
+    "penalty_counted",
     "play_name",
     "refuse_player",
     "rule",
@@ -108,6 +109,15 @@ def penalty(state: GameState, seat: int, now_ms: int) -> int:
         return 0
     units = -(-over // v.penalty_unit_ms) if v.penalty_part_counts else over // v.penalty_unit_ms
     return units * v.penalty_points
+
+
+def penalty_counted(state: GameState, seat: int, now_ms: int) -> int:
+    """The time penalty that counts for ``seat``: once the game has a result, the one
+    its result applied (none after a resignation, forfeit or bye, whose result is the
+    forfeit's spread, not the scores); until then :func:`penalty` now. What every
+    clock box, report and summary shows, so that they agree."""
+    res = state.result
+    return res.penalties[seat] if res is not None else penalty(state, seat, now_ms)
 
 
 def refuse_player(state: GameState, player: int) -> None:
