@@ -5,7 +5,9 @@ player is that player's clock button) or on a real device, and shows both
 clocks, the scores, whose turn it is, the phase, the last moves and the rulings
 with their rules. Everything else is typed on the command line, checked live
 (a play's computed score shows before the press). See
-:mod:`terminal_ui.table.commands` for the commands.
+:mod:`terminal_ui.table.commands` for the commands. A game kept on a scoresheet (Toronto
+speed) has no board: its line takes what the scorekeeper types (``Q24``, ``-``, ``undo``),
+read by the scorekeeper's own :class:`~terminal_ui.scorekeeper.scoresheet.Scoresheet`.
 
 It opens on a start screen (who plays, the rules and time control, who starts, the
 mode, the clock); the game and its clock start when a clock key is pressed.
