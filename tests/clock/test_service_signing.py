@@ -3,7 +3,8 @@ clock is: the service turns it into that player's signature (one path for keys, 
 emulated clock, serial, MQTT and gpio); the device stays stopped meanwhile.
 
 Fake time, the in-process emulated clock (the device the table terminal's keys drive,
-and the same device-event path a serial, MQTT or gpio clock feeds) and a log on disk.
+and the same device-event path a serial, MQTT or gpio clock feeds) and a log on disk;
+then the emulated firmware on a real pty, as a serial clock.
 """
 
 from __future__ import annotations
@@ -13,10 +14,12 @@ from pathlib import Path
 from clock.device.emulated import EmulatedClock
 from clock.log.eventlog import EventLog
 from clock.table.session import TableSession, TableSpec
-from clock.timeline import FakeTimeline
+from clock.timeline import FakeTimeline, MonotonicTimeline
 from engine.events import ClockPressed, Resigned, decode_event
 from engine.rules.state import Phase
-from tests.helpers import settle
+from firmware_bridge.table_setup import open_table
+from tests.firmware_bridge.test_clock_start import serial_clock
+from tests.helpers import settle, wait_for
 
 T0 = 1_000_000
 
@@ -87,3 +90,33 @@ async def test_a_keyboard_press_after_the_game_signs_too(tmp_path: Path) -> None
         assert svc.state.signed == (False, True)
     finally:
         await table.stop()
+
+
+async def test_a_serial_clocks_press_after_the_game_signs(tmp_path: Path) -> None:
+    """The same over the wire: the emulated firmware on a real pty (``serial:``), real
+    time. Its buttons sign, and its display never shows a side running meanwhile."""
+    async with serial_clock(tmp_path) as (fw, clock):
+        spec = TableSpec(
+            log=tmp_path / "game.db",
+            variant="naspa",
+            players=("Ann", "Ben"),
+            clock=clock,
+            heartbeat_ms=0,
+        )
+        session = open_table(spec, timeline=MonotonicTimeline())
+        svc = session.service
+        await session.open()
+        try:
+            await wait_for(lambda: svc.status.device_online, "the clock online")
+            await session.begin()
+            assert (await svc.submit(Resigned(player=1))).accepted
+            # stopped by the table with a side named: a press starts nothing on the clock
+            await wait_for(lambda: fw.paused and fw.running is not None, "the clock stopped")
+            fw.press(1)
+            assert fw.paused
+            await wait_for(lambda: svc.state.signed == (False, True), "Ben's signature")
+            fw.press(0)
+            await wait_for(lambda: svc.state.signed == (True, True), "Ann's signature")
+            assert fw.paused
+        finally:
+            await session.stop()
