@@ -161,8 +161,10 @@ def phase_line(st: GameState) -> str:
         phase += f" | {next_step(st)}"
     elif st.phase is Phase.PLAYING and st.variant is not None and st.locked[st.turn]:
         # TOR-8: said in full where the scorekeeper looks, not only as a status word,
-        # in a line that fits 120 columns
+        # in a line that fits 120 columns (the engine's words for the pass are the
+        # table's; the scorekeeper's pass is F8)
         name = st.players[st.turn]
+        phase = f"{name} to play: F8 pass"
         phase += (
             f" | {name} LOCKED OUT ({short_rule(st.variant.source('cutoff'))}): no more "
             "plays; a play on the board comes off, the turn scores 0"
