@@ -22,9 +22,9 @@ wakes up on time to apply them. After a crash the log is replayed and a game
 in progress comes back neutralized, with the measured gap logged.
 
 Before a game starts (a start screen is up), the table says which game comes next
-(:meth:`TableService.expect_game`): the clock device shows that game's starting time,
-stopped, and a press of either of its buttons starts the game, as a clock key on the
-start screen does.
+(:meth:`TableService.expect_game`, kept by :mod:`clock.table.next_game`): the clock
+device shows that game's starting time, stopped, and a press of either of its buttons
+starts the game, as a clock key on the start screen does.
 """
 
 from __future__ import annotations
@@ -56,6 +56,7 @@ from clock.log.eventlog import EventLog
 from clock.log.heartbeat import boot_id, read_alive, write_alive
 from clock.log.lock import WriterLock
 from clock.table.display import beeps_due, display_text, next_display_change
+from clock.table.next_game import NextGame
 from clock.timeline import MonotonicTimeline, Timeline
 from clock.user_files import register_variant_files
 from engine import GameState, Phase, Refusal, Rejected, apply, next_deadline, replay
@@ -216,6 +217,16 @@ def _program() -> str:
     return "a table service"
 
 
+def _press_time(dev: SidePressed, now: int) -> tuple[int, int | None, int | None]:
+    """A device press's stamp, its arrival and its lateness: ``now``, the arrival, unless
+    the press was held up on the link (a broker restart, a Wi-Fi drop): then the device's
+    time, not charged to the player, no earlier than the limit (docs/clock-protocol.md).
+    Arrival and lateness are None for a press stamped on arrival."""
+    if dev.device_at_ms is not None and now - dev.device_at_ms > TOLERANCE_MS:
+        return max(dev.device_at_ms, now - LIMIT_MS), now, now - dev.device_at_ms
+    return now, None, None
+
+
 # The pause button toggles. Whether it neutralizes or resumes is decided when it
 # is committed, not when it arrives, so two quick presses pause and resume.
 _PAUSE = Neutralized(by="clock", reason="pause button")
@@ -281,11 +292,8 @@ class TableService:
         self._device_dirty = asyncio.Event()
         self._last_device_seq: int | None = None
         self._running = False
-        self._next: GameStarted | None = None
-        """The game to start at the next press (:meth:`expect_game`), until one starts it."""
-        self._waiting: tuple[int, int] | None = None
-        """The next game's starting time and starting side, shown on the device until a
-        game starts."""
+        self._next = NextGame()
+        """The game to start at the next press or key (:meth:`expect_game`)."""
 
     # --- lifecycle -------------------------------------------------------------
     async def __aenter__(self) -> TableService:
@@ -407,21 +415,20 @@ class TableService:
         as a clock key does on the table's start screen (:meth:`start_next`)."""
         if self.state.phase not in (Phase.NOT_STARTED, Phase.OVER):
             return
-        self._next = start
-        self._waiting = (initial_ms, start.first)
+        self._next.expect(start, initial_ms)
         self._device_dirty.set()
 
     @property
     def expecting(self) -> bool:
         """Whether the game :meth:`expect_game` named has not started yet (a press on
         the device may have sent it already)."""
-        return self._waiting is not None
+        return self._next.shown is not None
 
-    def start_next(self, source: str = "keyboard") -> asyncio.Future[Ack] | None:
-        """Start the game :meth:`expect_game` named, stamped now, unless a press on the
-        device has already started it (None: nothing was sent)."""
-        start, self._next = self._next, None
-        return None if start is None else self.send(start, source)
+    def start_next(self) -> asyncio.Future[Ack] | None:
+        """Start the game :meth:`expect_game` named, stamped now; when a press on the
+        device has sent it already, that start's answer to come (None: no game is
+        expected, or it has started)."""
+        return self._next.send(self.send) or self._next.pending
 
     async def submit(self, event: Event, source: str = "keyboard") -> Ack:
         """Stamp, check, commit and publish ``event``; the answer comes after the commit."""
@@ -455,6 +462,7 @@ class TableService:
             except Exception as exc:  # e.g. the disk is full: answer, keep the table going
                 # No ack: the device was not told the press is safe, and repeats it.
                 log.exception("cannot commit %s", type(item.event).__name__)
+                self._next.put_back(item.event)  # a start not written: tried again
                 if item.fut is not None and not item.fut.done():
                     item.fut.set_exception(exc)
             finally:
@@ -517,8 +525,7 @@ class TableService:
             )
             if fut is not None and not fut.done():
                 fut.set_result(ack)
-            if isinstance(event, GameStarted) and self._waiting is not None and self._next is None:
-                self._next = event  # the next game did not start: a press or key tries again
+            self._next.put_back(event)  # the next game did not start: a press or key tries again
             self._publish(Update(self.state, self.status, refused=ack))
             self._device_dirty.set()  # the device may have switched on its own
             return
@@ -526,7 +533,7 @@ class TableService:
         _told(item)  # on disk: the device hears it first, then the screens
         before, self.state = self.state, new
         if isinstance(stamped, GameStarted):
-            self._next = self._waiting = None  # the device shows this game now
+            self._next.started()  # the device shows this game now
         ack = Ack(True, stamped, seq)
         if fut is not None and not fut.done():
             fut.set_result(ack)
@@ -598,23 +605,15 @@ class TableService:
                 self._enqueue(_Item(now, None, "device", on_disk=dev.on_disk))
                 return
             self._last_device_seq = dev.seq
-        if isinstance(dev, SidePressed) and self._next is not None:
-            # The players start the game at their clock, as at the start screen's keys:
-            # made by them (the device itself only presses and pauses), at the press.
-            start, self._next = self._next, None
-            self._enqueue(_Item(now, start, "clock start", on_disk=dev.on_disk))
-        elif isinstance(dev, SidePressed) and self._waiting is not None:
-            # The game is being started: a second press (a double press to start it) is
-            # no press in it, or it would end the starting player's first turn at once.
-            self._enqueue(_Item(now, None, "device", on_disk=dev.on_disk))
+        if isinstance(dev, SidePressed) and self.expecting:
+            # The players start the game at their clock, as at the start screen's keys.
+            # A second press while it starts (a double press to start it) is no press
+            # in it, or it would end the starting player's first turn at once.
+            if self._next.send(self._pressed_start(dev, now)) is None:
+                self._enqueue(_Item(now, None, "device", on_disk=dev.on_disk))
         elif isinstance(dev, SidePressed):
             times = dev.remaining_ms if self.authority == "device" else None
-            at, arrived, late = now, None, None
-            if dev.device_at_ms is not None and now - dev.device_at_ms > TOLERANCE_MS:
-                # Held up on the link (a broker restart, a Wi-Fi drop): stamped at the
-                # device's time, not charged to the player (docs/clock-protocol.md).
-                late = now - dev.device_at_ms
-                at, arrived = max(dev.device_at_ms, now - LIMIT_MS), now
+            at, arrived, late = _press_time(dev, now)
             fault = dev.device_fault
             press = ClockPressed(
                 player=dev.side,
@@ -646,6 +645,21 @@ class TableService:
         elif isinstance(dev, TimesReported):
             pass  # shown times are informational; presses carry the authoritative ones
 
+    def _pressed_start(
+        self, dev: SidePressed, now: int
+    ) -> Callable[[GameStarted], asyncio.Future[Ack]]:
+        """How a press sends the next game's start: made by the players (the device
+        itself only presses and pauses), at the press's time as a press in the game is,
+        and acknowledged to the device once on disk."""
+
+        def send(start: GameStarted) -> asyncio.Future[Ack]:
+            fut: asyncio.Future[Ack] = asyncio.get_running_loop().create_future()
+            at = _press_time(dev, now)[0]
+            self._enqueue(_Item(at, start, "clock start", fut, on_disk=dev.on_disk))
+            return fut
+
+        return send
+
     async def _device_writer(self) -> None:
         """Keep the device showing the latest state; coalesces bursts, never blocks the writer."""
         assert self.device is not None
@@ -655,8 +669,8 @@ class TableService:
             st = self.state
             now = self.timeline.now_ms()
             try:
-                if self._waiting is not None:
-                    await self._show_waiting(*self._waiting)
+                if self.expecting:
+                    self._shown_text = await self._next.show(self.device, self._shown_text)
                 else:
                     times = (st.clock.remaining(0, now), st.clock.remaining(1, now))
                     running = st.clock.running
@@ -670,15 +684,6 @@ class TableService:
             except Exception:  # an unplugged device must not stop the game
                 log.exception("clock device did not take the times")
             self._schedule_display(st, now)
-
-    async def _show_waiting(self, initial_ms: int, first: int) -> None:
-        """The next game's start on the device (:meth:`expect_game`): its starting time,
-        stopped with the starting side named, and no text (not the last game's result)."""
-        assert self.device is not None
-        await self.device.set_times((initial_ms, initial_ms), first, True)
-        if self._shown_text != "":
-            await self.device.show_text("")
-            self._shown_text = ""
 
     async def _display(self, st: GameState, now: int) -> None:
         """The device's text line and buzzer (clock/table/display.py): what changed only."""

@@ -61,10 +61,10 @@ __all__ = [
     "TableSession",
     "TableSpec",
     "assigned",
-    "game_started",
     "next_game_ready",
     "parse_clock",
     "same_game",
+    "start_event",
     "starts_a_game",
 ]
 
@@ -150,7 +150,7 @@ def same_game(spec: TableSpec, game: Assignment) -> bool:
     )
 
 
-def game_started(spec: TableSpec) -> GameStarted:
+def start_event(spec: TableSpec) -> GameStarted:
     """The event that starts the game ``spec`` describes."""
     return GameStarted(
         variant=spec.variant,
@@ -262,7 +262,7 @@ class TableSession:
             initial_ms = load_variant(self._spec.variant).initial_ms
         except EngineError:
             return  # its start is refused with the reason (begin); the device waits as it is
-        self.service.expect_game(game_started(self._spec), initial_ms)
+        self.service.expect_game(start_event(self._spec), initial_ms)
 
     async def __aenter__(self) -> TableSession:
         await self.start()
@@ -286,11 +286,13 @@ class TableSession:
 
     async def begin(self) -> None:
         """Start a game when :func:`starts_a_game` says so (:attr:`started` answers it),
-        unless a press on the clock device has just started it."""
+        unless a press on the clock device has just started it; a start a press has sent
+        and the log has not yet taken answers here too. None: this call started none."""
+        self.started = None  # not the last game's answer
         if not starts_a_game(self.service.state, new_game=self.spec.new_game):
             return
         if not self.service.expecting:  # not named to it (a bad variant: refused, said why)
-            self.started = await self.service.submit(game_started(self.spec))
+            self.started = await self.service.submit(start_event(self.spec))
         elif (sent := self.service.start_next()) is not None:
             self.started = await sent
 
