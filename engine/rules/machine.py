@@ -85,19 +85,6 @@ _AFTER_END = frozenset(
 )
 """Events a game awaiting its end racks still takes."""
 
-_ENDED_BY = {
-    "resigned": "forfeit_spread",
-    "forfeit": "forfeit_spread",
-    "lateness": "lateness_spread",
-    "bye": "bye_spread",
-    "absent": "double_absence",
-    "declared": "director_rule",
-    "cutoff": "cutoff",
-    "scoreless": "scoreless_turns",
-}
-"""The rule that ended a game, by its end reason (the rule its ending ruling cites);
-a game played out cites ``end_rule``."""
-
 # Read once: in CPython 3.11 reading an enum member from its class costs three times
 # a module global, and apply reads these on every event.
 _NOT_STARTED, _OVER, _END_RACKS = Phase.NOT_STARTED, Phase.OVER, Phase.END_RACKS
@@ -138,10 +125,9 @@ def apply(state: GameState, event: Event, t: int | None = None) -> GameState:
     check_authority(state, event)
     phase = state.phase
     if phase is _OVER and kind not in _AFTER_OVER:
-        reason = state.end_reason
         # Cite what ended this game (a resignation is not a game played out).
-        why = _ENDED_BY.get(reason or "", "end_rule")
-        raise Refusal(f"the game is over ({reason})", rule(state, why))
+        why = state.result.rule if state.result is not None else "end_rule"
+        raise Refusal(f"the game is over ({state.end_reason})", rule(state, why))
     if phase is _END_RACKS and kind not in _AFTER_END:
         raise Refusal(
             "the game is over: enter the tiles left on the racks", rule(state, "going_out_factor")

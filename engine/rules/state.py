@@ -199,6 +199,10 @@ class Result(msgspec.Struct, frozen=True):
     """Time penalties applied."""
     rack_adjustments: tuple[int, int] = (0, 0)
     """End-of-game rack points applied."""
+    rule: str = "end_rule"
+    """The variant parameter that ended the game, as its ending's ruling cites it
+    (``forfeit_spread`` for a resignation...; ``end_rule`` for a game played out): a
+    refusal once the game is over cites it."""
 
 
 class Verdict(msgspec.Struct, frozen=True):

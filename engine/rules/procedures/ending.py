@@ -40,6 +40,12 @@ def end_game(state: GameState, t: int, reason: EndReason) -> GameState:
     )
 
 
+_FINISHED_BY: dict[EndReason, str] = {"scoreless": "scoreless_turns", "cutoff": "cutoff"}
+"""The rule a game that ends in its racks cites, when it is not a game played out
+(``end_rule``): the one its ending's ruling cited (:func:`scoreless_check`, the deadline).
+A game awarded cites its own (:func:`_award`)."""
+
+
 def finish(
     state: GameState,
     t: int,
@@ -106,7 +112,9 @@ def finish(
     spread = abs(scores[0] - scores[1])
     if not v.spread_recorded:
         rulings = (*rulings, Ruling(t, v.source("spread_recorded"), "the spread is not recorded"))
-    result = Result(scores, winner, reason, spread, pens, adjust)
+    result = Result(
+        scores, winner, reason, spread, pens, adjust, _FINISHED_BY.get(reason, "end_rule")
+    )
     return replace(
         st,
         phase=Phase.OVER,
@@ -246,7 +254,7 @@ def _award(
     scores: tuple[int, int] | None = None,
 ) -> GameState:
     final = scores if scores is not None else state.scores
-    result = Result(final, winner, reason, spread)
+    result = Result(final, winner, reason, spread, rule=param)
     return replace(
         state,
         phase=Phase.OVER,
