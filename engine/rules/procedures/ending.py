@@ -28,9 +28,18 @@ from engine.rules.procedures.common import (
     variant_of,
 )
 from engine.rules.state import EndReason, GameState, Phase, Result, Ruling, Turn
+from engine.rules.variant import Variant
 from engine.tournament.scores import score_text
 
-__all__ = ["HANDLERS", "end_game", "finish", "racks_fit", "scoreless_check", "went_out"]
+__all__ = [
+    "HANDLERS",
+    "end_game",
+    "finish",
+    "racks_fit",
+    "scoreless_check",
+    "scoreless_ended",
+    "went_out",
+]
 
 
 def end_game(state: GameState, t: int, reason: EndReason) -> GameState:
@@ -127,9 +136,16 @@ def finish(
     )
 
 
+def scoreless_ended(state: GameState, v: Variant) -> bool:
+    """Whether the consecutive scoreless turns have reached ``v``'s limit, which ends
+    the game. A play tests it before calling :func:`scoreless_check`: most plays score,
+    and the test is cheaper than the call on every play of every replay."""
+    return state.scoreless >= v.scoreless_turns
+
+
 def scoreless_check(state: GameState, t: int) -> GameState:
     v = variant_of(state)
-    if state.scoreless < v.scoreless_turns or state.phase in (Phase.END_RACKS, Phase.OVER):
+    if not scoreless_ended(state, v) or state.phase in (Phase.END_RACKS, Phase.OVER):
         return state
     st = replace(
         state,

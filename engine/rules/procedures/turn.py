@@ -40,7 +40,7 @@ from engine.rules.procedures.common import (
     tiles_of,
     variant_of,
 )
-from engine.rules.procedures.ending import end_game, scoreless_check
+from engine.rules.procedures.ending import end_game, scoreless_check, scoreless_ended
 from engine.rules.state import GameState, Phase, Play, Ruling, SheetEntry, TurnKind
 from engine.rules.variant import load_variant
 
@@ -267,11 +267,8 @@ def pressed(state: GameState, ev: ClockPressed, t: int) -> GameState:
         return st
     if out:
         return out_play(st, t)
-    if st.scoreless < v.scoreless_turns:
-        # The usual play: the count of scoreless turns is short of the limit, so the
-        # game goes on (scoreless_check's own first test, made here without its call
-        # on every play of every replay).
-        return st
+    if not scoreless_ended(st, v):
+        return st  # the usual play: the game goes on
     return scoreless_check(st, t)
 
 
