@@ -50,13 +50,19 @@ class Board(msgspec.Struct, frozen=True):
         """Number of tiles on the board."""
         return len(self.cells) - self.cells.count(EMPTY)
 
+    def blank_letters(self) -> set[str]:
+        """The letters the named blanks on the board lie as (lower case): with ``?``,
+        an unnamed blank, the one reading of where the blanks are, for every count of
+        the board's tiles (:meth:`tiles`, :func:`engine.play.tile_counts.on_board`)."""
+        return {ch for ch in set(self.cells) if ch.islower()}
+
     def tiles(self) -> Counter[str]:
         """Tiles on the board as rack tiles (every blank counted as ``"?"``)."""
         # Each blank's letter turned into "?" by a table made of the letters on this
         # board, then counted in C: "?" comes first where the first blank lies, as a
         # square-by-square count would insert it.
         cells = self.cells
-        blanks = {ord(ch): "?" for ch in set(cells) if ch.islower()}
+        blanks = {ord(ch): "?" for ch in self.blank_letters()}
         counts = Counter(cells.translate(blanks) if blanks else cells)
         counts.pop(EMPTY, None)
         return counts

@@ -22,8 +22,7 @@ def on_board(board: Board, tile: str) -> int:
     in C (a Counter of the whole board cost eight times as much)."""
     cells = board.cells
     if tile == "?":
-        # a blank lies as '?' until named, then as its letter in lower case
-        return cells.count("?") + sum(cells.count(c) for c in set(cells) if c.islower())
+        return cells.count("?") + sum(map(cells.count, board.blank_letters()))
     if tile == EMPTY or tile.islower():
         return 0
     return cells.count(tile)
