@@ -25,9 +25,8 @@ def overdraw(
 ) -> GameState:
     """``player`` holds ``extra`` tiles too many: the clock stops until they go back."""
     v = variant_of(state)
-    # Who chooses is said here, once, by name; the cited rule (the variant's source)
-    # names no chooser: in the rule's own words "the player" is the one who finds the
-    # tiles (NZASP 6.1.3.4), beside a ruling where it is the one who has them.
+    # The opponent chooses which tiles go back, as every overdraw value says (n_plus_1,
+    # n_plus_2, opponent_chooses), and the ruling names them: the cited texts name nobody.
     name, other = state.players[player], state.players[1 - player]
     tiles = f"{extra} tile{'s' if extra > 1 else ''}"
     if on_rack:
