@@ -47,7 +47,6 @@ checker can hold the result to the moves.
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
 from collections.abc import Set
 
@@ -270,7 +269,7 @@ def to_gcg(state: GameState, *, title: str = "") -> GameRecord:
             else:
                 # A note before the first move is refused by strict readers: it waits
                 # for the first move, and says when it was made.
-                early.append(dataclasses.replace(note, value=f"{note.value}, before this move"))
+                early.append(msgspec.structs.replace(note, value=f"{note.value}, before this move"))
             continue
         if line.kind == "scored":
             raise ExportError("a scoresheet game has no board positions; export the log instead")

@@ -3,13 +3,14 @@
 The model keeps everything a record says, in order, so that writing and then
 reading a record gives the same game: header pragmas (known and unknown) in
 file order, and each event with the notes and other pragmas that follow it.
-Line numbers are kept for messages but take no part in equality.
+Line numbers are kept for messages but take no part in equality. Every record
+here is a frozen msgspec record, as the engine's values are (one ``replace``:
+``msgspec.structs.replace``).
 """
 
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
 
 import msgspec
 
@@ -39,8 +40,7 @@ class EventKind(enum.Enum):
     """``>nick: RACK (time) -10 370``"""
 
 
-@dataclass(frozen=True, slots=True)
-class Pragma:
+class Pragma(msgspec.Struct, frozen=True):
     """A ``#name value`` line. Notes, unknown pragmas from other programs, and the
     known header pragmas all use this form."""
 
@@ -48,12 +48,20 @@ class Pragma:
     """The pragma name without ``#``, e.g. ``note``, ``title``, ``rack1``."""
     value: str
     """Everything after the name; a multi-line note holds newlines."""
-    line: int = field(default=0, compare=False)
-    """1-based line in the source file (0 when built in memory)."""
+    line: int = 0
+    """1-based line in the source file (0 when built in memory); no part of the
+    pragma's equality or hash."""
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Pragma):
+            return NotImplemented
+        return (self.name, self.value) == (other.name, other.value)
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.value))
 
 
-@dataclass(frozen=True, slots=True)
-class Player:
+class Player(msgspec.Struct, frozen=True):
     """A ``#playerN nick Full Name`` pragma."""
 
     nick: str
@@ -111,8 +119,7 @@ class Event(msgspec.Struct, frozen=True):
         return tuple(p.value for p in self.pragmas if p.name == "note")
 
 
-@dataclass(frozen=True, slots=True)
-class GameRecord:
+class GameRecord(msgspec.Struct, frozen=True):
     """A whole GCG file."""
 
     players: tuple[Player, ...]

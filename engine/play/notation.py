@@ -9,7 +9,6 @@ named as that letter.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 
 import msgspec
@@ -22,8 +21,7 @@ _POSITION = re.compile(r"([0-9]{1,2})([A-Za-z])|([A-Za-z])([0-9]{1,2})")
 """Across (row then column: groups 1, 2) or down (column then row: groups 3, 4)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Position:
+class Position(msgspec.Struct, frozen=True):
     """Where a play starts and which way it runs. Rows and columns count from 0."""
 
     row: int

@@ -18,7 +18,6 @@ import subprocess
 import sys
 import tempfile
 from collections import Counter
-from dataclasses import replace
 from pathlib import Path
 
 from hypothesis import given, settings
@@ -204,7 +203,7 @@ def test_corrupted_total_is_reported_at_its_line(seed: int, data: st.DataObject)
     k = data.draw(st.integers(-60, 60).filter(lambda x: x != 0), label="k")
     events = list(record.events)
     events[i] = structs.replace(events[i], cumulative=events[i].cumulative + k)
-    text = write_gcg(replace(record, events=tuple(events)))
+    text = write_gcg(structs.replace(record, events=tuple(events)))
     parsed = parse_gcg(text.encode(record.encoding))
     assert parsed.errors == ()
     line = parsed.record.events[i].line
