@@ -1,11 +1,13 @@
 """The table's next game, from when the table names it until it starts.
 
 While no game is on (none yet, or the last is over), the table says which game comes
-next (:meth:`NextGame.expect`): the clock device shows that game's starting time,
-stopped with the starting side named, and the first press of either of its buttons,
-or a clock key on the start screen, starts it, once. A start that is not taken (the
-rules refused it, or the disk did not) is put back, so that the next press or key
-tries it again; a start is answered once, to whichever of them asks.
+next (:meth:`NextGame.expect`): the clock device shows that game's starting time on
+both sides, stopped with the starting side named (so a press runs no side of its own
+accord), not the 0:00 of no game or the last game's times; and the first press of
+either of its buttons, or a clock key on the start screen, starts it, once. A start
+that is not taken (the rules refused it, or the disk did not) is put back, so that
+the next press or key tries it again; a start is answered once, to whichever of
+them asks.
 """
 
 from __future__ import annotations

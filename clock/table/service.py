@@ -408,11 +408,8 @@ class TableService:
 
     def expect_game(self, start: GameStarted, initial_ms: int) -> None:
         """The game the table starts next, ``initial_ms`` each, while no game is on
-        (none yet, or the last is over). Until a game starts, the clock device shows
-        ``initial_ms`` on both sides, stopped, the starting side named (so a press
-        does not run a side of its own accord), not the 0:00 of no game or the last
-        game's times; and the first press of either of its buttons starts ``start``,
-        as a clock key does on the table's start screen (:meth:`start_next`)."""
+        (none yet, or the last is over): shown on the clock device and started by its
+        first press or by :meth:`start_next` (:mod:`clock.table.next_game`)."""
         if self.state.phase not in (Phase.NOT_STARTED, Phase.OVER):
             return
         self._next.expect(start, initial_ms)
