@@ -120,6 +120,7 @@ async def test_a_start_the_disk_did_not_take_is_started_by_the_next_press(
         await settle(table.service)
         assert rows(table.spec.log) == []  # the game did not start
         assert table.service.expecting
+        assert (dev.core.running, dev.core.paused) == (1, True)  # still waiting, stopped
         tl.advance(5_000)
         dev.press(1)  # the players press again: this press starts the game
         await settle(table.service)
