@@ -12,7 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Digits, Label, Static
 
 from engine.clocktext import clock_text, penalty_rate
-from engine.rules.procedures.common import penalty
+from engine.rules.procedures.common import penalty_counted
 from engine.rules.state import GameState, Phase
 from terminal_ui.scorekeeper.sheet_text import result_lines
 from terminal_ui.shared.widgets import set_digits, set_text
@@ -72,7 +72,7 @@ class SheetClock(Vertical):
         left = clock.remaining(seat, now)
         running = clock.running == seat
         locked = state.locked[seat]
-        pen = penalty(state, seat, now)
+        pen = penalty_counted(state, seat, now)  # the result's, once there is one
         name = (
             f"{seat + 1} {escape(state.players[seat])}  [b]{state.scores[seat]}[/b]"
             f"   [dim]clock {CLOCK_KEY_TEXT[seat]}[/dim]"
