@@ -4,11 +4,10 @@ Fixed systems (round robins and their group forms) are laid out over the
 players active at the stage's first round, highest rated first; Speed Pairings
 over them in the standings after the round before the stage; ranked systems
 pair the standings (Portland Swiss: as of round X-2, else X-1), after the
-Gibson rule and the bye, the Modified Swiss by win groups, joined into blocks
-where that saves a repeat. Repeat control keeps each two players under the
-stage's meeting limit, with no back-to-back repeat unless the plan allows it;
-when no pairing meets the limits they are relaxed one step at a time and the
-record's notes say so.
+Gibson rule and the bye, the Modified Swiss one win group at a time. Repeat
+control keeps each two players under the stage's meeting limit, with no
+back-to-back repeat unless the plan allows it; when no pairing meets the limits
+they are relaxed one step at a time and the record's notes say so.
 """
 
 from __future__ import annotations

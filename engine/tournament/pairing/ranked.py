@@ -6,8 +6,7 @@ Each system names an ideal opponent for every player from the standings
 player the unpaired player nearest to its ideal who is allowed (Portland Swiss:
 "#1 of the first group is matched with the player closest to #6 who has not
 played #1"), backtracking when a later player would be left without one. The
-Modified Swiss pairs each win group on its own where it can, joining groups
-into blocks where that saves a repeat (:func:`pair_swiss`).
+Modified Swiss pairs each win group on its own first (:func:`pair_swiss`).
 """
 
 from __future__ import annotations
