@@ -145,11 +145,6 @@ def pair_ranked(
     return pairs if solve(0) else None
 
 
-_Cost = tuple[int, int, tuple[int, ...]]
-"""A cut's repeats, its groups joined to another, and its repeats group by group
-from the top."""
-
-
 def pair_swiss(
     groups: Sequence[Sequence[int]],
     target: dict[int, int],
@@ -158,65 +153,56 @@ def pair_swiss(
 ) -> list[tuple[int, int]] | None:
     """Modified Swiss pairs for even win ``groups`` (:func:`win_groups`), best first.
 
-    "You should always begin by pairing the players in the highest group first
-    [...] If the players have already played each other (and it's still prior to
-    the last 2 rounds), switch players within the win group if you can until there
-    are no repeat pairings" (2011 manual, "Modified-Swiss Pairings" step 3). The
-    groups are cut into blocks of consecutive groups, each block paired as one by
-    :func:`_switched` within the limits (``allowed``), with no two who have met
-    (``fresh``, given only before the last two rounds) if it can be. The cut
-    chosen has the fewest repeats; then the fewest groups joined to another; then
-    its repeats as low as they can be; then the smallest blocks highest. So a
-    group pairs on its own when it can; one that can only repeat there takes the
-    next group (the bottom group the one above), and the block further groups
-    while that saves a repeat in the field as a whole (a block paired fresh high
-    up must not leave as many repeats, or no pairing, below it); a group that
-    cannot be paired within the limits on its own joins a neighbour. None when
+    "If the players have already played each other (and it's still prior to the
+    last 2 rounds), switch players within the win group if you can until there
+    are no repeat pairings" (2011 manual, "Modified-Swiss Pairings" step 3): each
+    group is paired on its own with no two who have met (``fresh``, given only
+    before the last two rounds) if it can be; else, since switching within the
+    group failed, it is paired together with the next group (the bottom group
+    with the one above) with no two who have met; only when that fails too does
+    it keep a repeat the limits allow (``allowed``) inside the group. A group
+    that cannot be paired on its own within the limits takes the group below
+    (the bottom group the one above), the two then pairing as one; None when
     even the whole list cannot be paired.
     """
-    n = len(groups)
-    group_of = {s: k for k, g in enumerate(groups) for s in g}
-    # best[i]: the best cut of groups[i:] and its pairs, judged as a whole: a block
-    # taken fresh high up can leave a repeat, or no pairing at all, further down
-    best: list[tuple[_Cost, list[tuple[int, int]]] | None] = [None] * n
-    best.append(((0, 0, ()), []))
-    for i in range(n - 1, -1, -1):
-        for j in range(i + 1, n + 1):
-            below, here = best[j], best[i]
-            if below is None:
+    segments = [list(g) for g in groups]
+    done: list[tuple[list[int], list[tuple[int, int]]]] = []
+    while segments:
+        seg = segments.pop(0)
+        if fresh is not None:
+            strict = _both(allowed, fresh)
+            pairs = _switched(seg, target, strict)
+            if pairs is None and segments:
+                merged = seg + segments[0]
+                crossed = _switched(merged, target, strict)
+                if crossed is not None:
+                    segments.pop(0)
+                    done.append((merged, crossed))
+                    continue
+            elif pairs is None and done:
+                merged = done[-1][0] + seg
+                crossed = _switched(merged, target, strict)
+                if crossed is not None:
+                    done[-1] = (merged, crossed)
+                    continue
+            if pairs is not None:
+                done.append((seg, pairs))
                 continue
-            (repeats, joins, high), rest = below
-            joins += j - i - 1
-            if here is not None and here[0] <= (repeats, joins, (0,) * (j - i) + high):
-                continue  # even with no repeat, a block of groups i..j-1 cannot do better
-            block = _block([s for g in groups[i:j] for s in g], target, allowed, fresh)
-            if block is None:
-                continue
-            at = [0] * (j - i)
-            for a, b in block:
-                if fresh is not None and not fresh(a, b):
-                    at[min(group_of[a], group_of[b]) - i] += 1
-            cost = (repeats + sum(at), joins, (*at, *high))
-            if here is None or cost < here[0]:
-                best[i] = (cost, block + rest)
-    top = best[0]
-    return None if top is None else top[1]
+        pairs = _switched(seg, target, allowed)
+        if pairs is not None:
+            done.append((seg, pairs))
+        elif segments:
+            segments[0] = seg + segments[0]
+        elif done:
+            above, _ = done.pop()
+            segments.append(above + seg)
+        else:
+            return None
+    return [p for _, pairs in done for p in pairs]
 
 
 def _both(allowed: Allowed, fresh: Allowed) -> Allowed:
     return lambda a, b: allowed(a, b) and fresh(a, b)
-
-
-def _block(
-    players: list[int], target: dict[int, int], allowed: Allowed, fresh: Allowed | None
-) -> list[tuple[int, int]] | None:
-    """``players`` paired as one block within ``allowed``, with no two who have met
-    if ``fresh`` is given and that can be; None if no pairing."""
-    if fresh is not None:
-        pairs = _switched(players, target, _both(allowed, fresh))
-        if pairs is not None:
-            return pairs
-    return _switched(players, target, allowed)
 
 
 _SWITCHED = 3
