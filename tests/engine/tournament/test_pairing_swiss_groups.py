@@ -16,7 +16,7 @@ from engine.tournament.pairing.pair_round import draw
 from engine.tournament.pairing.ranked import pair_swiss, swiss_ideal
 from engine.tournament.records import Created, Result, Withdrew
 from engine.tournament.state import EventState, replay
-from tests.engine.tournament.test_pairing_systems import event_text
+from tests.engine.tournament.test_pairing_systems import PLANS, event, event_text, play
 
 Rule = frozenset[frozenset[int]]
 
@@ -246,3 +246,30 @@ def test_a_repeat_the_rest_of_the_field_forces_is_no_fault() -> None:
     for rnd in range(1, 9):
         faults += swiss_round(ev, rnd, rng)
     assert faults == []
+
+
+@pytest.mark.parametrize(
+    ("players", "rounds", "seed", "gibson"), [(68, 28, 8357, False), (128, 27, 4648, True)]
+)
+def test_a_long_event_pairs_every_round_to_the_end(
+    players: int, rounds: int, seed: int, gibson: bool
+) -> None:
+    # Late in a long event most win groups can pair only with repeats; a pairer that
+    # searched every block of groups for each round ran for hours on these two (a
+    # reverted attempt at the small-field defect above). The suite's timeout is the
+    # guard: these pair in well under a second a round.
+    rng = random.Random(seed)
+    ev = event(
+        players,
+        rounds,
+        PLANS["swiss"].format(r=rounds),
+        gibson=gibson,
+        days=[1, rounds // 2 + 1],
+    )
+    div = ev.division("A")
+    for rnd in range(1, rounds + 1):
+        if rnd == rounds // 2:
+            ev.apply(Withdrew("A", rng.randrange(1, players + 1), rnd + 1, "ill"))
+        ev.apply(draw(div, rnd))
+        play(ev, rnd, rng)
+    assert len(div.pairings) == rounds
