@@ -37,7 +37,7 @@ def session(tmp_path: Path, tl: FakeTimeline) -> TableSession:
 
 def rows(path: Path) -> list[tuple[str, bool, str | None]]:
     """Each row's type, whether refused, and who made it."""
-    with EventLog.open(path, create=False) as lg:
+    with EventLog.open_readonly(path) as lg:
         return [(r.type, r.refused, decode_event(r.body).actor) for r in lg.records()]
 
 

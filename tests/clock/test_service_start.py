@@ -43,7 +43,7 @@ def session(tmp_path: Path, tl: FakeTimeline) -> TableSession:
 
 def rows(path: Path) -> list[tuple[str, bool, int]]:
     """Each row's type, whether refused, and its time."""
-    with EventLog.open(path, create=False) as lg:
+    with EventLog.open_readonly(path) as lg:
         return [(r.type, r.refused, r.t) for r in lg.records()]
 
 

@@ -71,7 +71,7 @@ def shows_start(fw: ClockFirmware, initial_ms: int, first: int) -> bool:
 
 def logged(path: Path) -> list[tuple[str, bool]]:
     """Each log row's type and whether it was refused."""
-    with EventLog.open(path, create=False) as lg:
+    with EventLog.open_readonly(path) as lg:
         return [(r.type, r.refused) for r in lg.records()]
 
 
@@ -104,7 +104,7 @@ async def test_the_clock_shows_the_starting_time_and_its_press_starts_the_game(
             await session.begin()  # a start screen's key after the press: nothing more
             assert session.started is None
             assert logged(spec.log) == [("game_started", False)]
-            with EventLog.open(spec.log, create=False) as lg:
+            with EventLog.open_readonly(spec.log) as lg:
                 started = next(lg.records()).event()
             assert isinstance(started, GameStarted)
             assert started.actor == "players"  # the players start it; the clock only presses
