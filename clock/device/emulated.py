@@ -21,7 +21,12 @@ class EmulatedClock:
     """A two-button clock with a pause button and a one-line display, in-process."""
 
     def __init__(
-        self, timeline: Timeline, *, initial_ms: int = 1_500_000, report_times: bool = False
+        self,
+        timeline: Timeline,
+        *,
+        initial_ms: int = 1_500_000,
+        report_times: bool = False,
+        device_id: str = "emulated",
     ) -> None:
         self._queue: asyncio.Queue[DeviceEvent | None] = asyncio.Queue()
         self._seq = 0
@@ -36,7 +41,7 @@ class EmulatedClock:
         self.closed = False
         """True after close()."""
         # Like a physical clock saying HELLO when it is plugged in.
-        self._queue.put_nowait(DeviceOnline("emulated"))
+        self._queue.put_nowait(DeviceOnline(device_id))
 
     # --- what the device shows -------------------------------------------------
     @property
@@ -64,19 +69,28 @@ class EmulatedClock:
         return self.core.remaining(side)
 
     # --- buttons (keyboard or script) --------------------------------------------
-    def press(self, side: int) -> None:
-        """A player presses their button: the device switches at once, then reports."""
-        times = self.core.shown()
-        self.core.press(side)
+    def press(self, side: int, at_ms: int | None = None) -> None:
+        """A player presses their button: the device switches at once, then reports.
+
+        ``at_ms``: the press's instant when it is handled later (a Pi's button thread
+        hands it to the event loop): it switches at that instant and reports it as the
+        device's time of the press (``device_at_ms``)."""
+        at = self.core.now_ms() if at_ms is None else at_ms
+        times = self.core.shown_at(at)
+        self.core.press(side, at_ms)
         self._seq += 1
-        self._queue.put_nowait(
-            SidePressed(side, self.core.now_ms(), self._seq, times if self.report_times else None)
-        )
+        shown = times if self.report_times else None
+        self._queue.put_nowait(SidePressed(side, at, self._seq, shown, device_at_ms=at_ms))
+        self._changed()
 
     def pause_button(self) -> None:
         """The pause button."""
         self._seq += 1
         self._queue.put_nowait(PausePressed(self._seq))
+        self._changed()
+
+    def _changed(self) -> None:
+        """What the device shows has changed: a clock with a display redraws it here."""
 
     async def drained(self) -> None:
         """Return once every button event so far has been taken by the reader."""
@@ -98,22 +112,27 @@ class EmulatedClock:
     ) -> None:
         """Show the service's times (host-authoritative)."""
         self.core.set(remaining_ms, running, paused)
+        self._changed()
 
     async def run(self, side: int) -> None:
         """Run one side."""
         self.core.run(side)
+        self._changed()
 
     async def pause(self) -> None:
         """Stop both sides."""
         self.core.pause()
+        self._changed()
 
     async def show_text(self, text: str) -> None:
         """Display a message."""
         self.text = text
+        self._changed()
 
     async def beep(self) -> None:
         """Count a beep."""
         self.beeps += 1
+        self._changed()
 
     async def close(self) -> None:
         """End the event stream."""

@@ -2,8 +2,9 @@
 the clock of the table that runs on the same Pi (``--clock gpio``, docs/pi-clock.md).
 
 :class:`GpioClock` is a :class:`~clock.device.interface.ClockDevice` with no wire
-between the clock and the table. It keeps time with the one clock core
-(:class:`~clock.device.core.ClockCore`), as every clock does, so the displays switch
+between the clock and the table: the in-process emulated clock
+(:class:`~clock.device.emulated.EmulatedClock`, the one clock core and its device
+events) with the Pi's buttons pressing it and its displays drawing it, so the displays switch
 at the press, before the service has seen it; the service's SET then sets them
 (host-authoritative). The hardware is the Pi clock's (:mod:`firmware_bridge.pi`):
 
@@ -35,8 +36,8 @@ from typing import Any
 from gpiozero import GPIOZeroError
 from gpiozero.pins.mock import MockFactory
 
-from clock.device.core import ClockCore
-from clock.device.interface import DeviceEvent, DeviceOnline, PausePressed, SidePressed
+from clock.device.emulated import EmulatedClock
+from clock.device.interface import DeviceEvent
 from clock.timeline import Timeline
 from firmware_bridge.pi.displays import DeviceFactory, dummy_devices
 from firmware_bridge.pi.face import Face
@@ -51,8 +52,10 @@ REFRESH_MS = 100
 """How often the lights and displays are redrawn and the pause button's hold read."""
 
 
-class GpioClock:
-    """The Pi's buttons, lights and displays as the table's clock device.
+class GpioClock(EmulatedClock):
+    """The Pi's buttons, lights and displays as the table's clock device: the emulated
+    clock (its core, its events, the service's SET, TEXT and BEEP) with real buttons
+    pressing it and every change drawn on the lights and displays.
 
     Opened inside the table's event loop (the session opens its clock there).
     ``pin_factory``: gpiozero's (None: the Pi's own; MockFactory in tests);
@@ -70,20 +73,12 @@ class GpioClock:
         pin_factory: Any = None,
         device_factory: DeviceFactory | None = None,
     ) -> None:
+        super().__init__(
+            timeline, initial_ms=initial_ms, report_times=report_times, device_id=DEVICE_ID
+        )
         self._timeline = timeline
         self._loop = asyncio.get_running_loop()
-        self._queue: asyncio.Queue[DeviceEvent | None] = asyncio.Queue()
-        self._seq = 0
         self._refresh: asyncio.Task[None] | None = None
-        self._closed = False
-        self.core = ClockCore(timeline.now_ms, initial_ms=initial_ms)
-        """The clock's own timekeeping (the one clock core)."""
-        self.report_times = report_times
-        """Device-authoritative: send both times with each press."""
-        self.text = ""
-        """The table's TEXT line."""
-        self.beeps = 0
-        """BEEPs so far."""
         self.online = False
         """Whether the table reads the clock (from :meth:`events` to :meth:`close`)."""
         self.pin_factory = pin_factory
@@ -104,8 +99,7 @@ class GpioClock:
         """The running side's LEDs and the buzzer."""
         self.panel = self.hardware.panel
         """The two displays."""
-        self._queue.put_nowait(DeviceOnline(DEVICE_ID))
-        self._show()  # power-up: the times, and "no table" until the service reads
+        self._changed()  # power-up: the times, and "no table" until the service reads
 
     # --- what it shows ------------------------------------------------------------------
     def face(self) -> Face:
@@ -119,14 +113,14 @@ class GpioClock:
             self.online,
         )
 
-    def _show(self) -> None:
+    def _changed(self) -> None:
         self.hardware.show(self.face())
 
     async def _refreshing(self) -> None:
         while True:
             await self._timeline.sleep_until(self._timeline.now_ms() + REFRESH_MS)
             self.buttons.poll()
-            self._show()
+            self._changed()
 
     # --- the buttons (gpiozero's pin thread) --------------------------------------------
     def _side_edge(self, side: int, at_ms: int) -> None:
@@ -139,74 +133,37 @@ class GpioClock:
             self._loop.call_soon_threadsafe(self._pause)
 
     def _press(self, side: int, at: int) -> None:
-        if self._closed:  # queued from the pin thread as the clock closed
+        if self.closed:  # queued from the pin thread as the clock closed
             return
-        times = self.core.shown_at(at)
         # at the button's edge, not when the loop got to it; a press on the side not
         # running changes nothing here
-        self.core.press(side, at)
-        self._seq += 1
-        shown = times if self.report_times else None
-        self._queue.put_nowait(SidePressed(side, at, self._seq, shown, device_at_ms=at))
-        self._show()
+        self.press(side, at)
 
     def _pause(self) -> None:
-        if self._closed:
+        if self.closed:
             return
-        self.core.pause()
-        self._seq += 1
-        self._queue.put_nowait(PausePressed(self._seq))
-        self._show()
+        self.core.pause()  # stops both sides on the displays at once, as the firmware does
+        self.pause_button()
 
     # --- the device interface -----------------------------------------------------------
     async def events(self) -> AsyncIterator[DeviceEvent]:
         """Button events in order, until closed; the displays refresh meanwhile."""
         self.online = True
-        self._show()
+        self._changed()
         self._refresh = asyncio.create_task(self._refreshing())
-        while True:
-            ev = await self._queue.get()
-            if ev is None:
-                return
+        async for ev in super().events():
             yield ev
-
-    async def set_times(
-        self, remaining_ms: tuple[int, int], running: int | None, paused: bool
-    ) -> None:
-        """Show the service's times."""
-        self.core.set(remaining_ms, running, paused)
-        self._show()
-
-    async def run(self, side: int) -> None:
-        """Run one side."""
-        self.core.run(side)
-        self._show()
-
-    async def pause(self) -> None:
-        """Stop both sides."""
-        self.core.pause()
-        self._show()
-
-    async def show_text(self, text: str) -> None:
-        """Show the table's TEXT line."""
-        self.text = text
-        self._show()
-
-    async def beep(self) -> None:
-        """Sound the buzzer once."""
-        self.beeps += 1
-        self._show()
 
     async def close(self) -> None:
         """End the event stream, turn the lights off, blank the displays, free the pins."""
-        self._closed = True  # before the await below: a press queued meanwhile is dropped
+        self.closed = True  # before the await below: a press queued meanwhile is dropped
         if self._refresh is not None:
             self._refresh.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._refresh
             self._refresh = None
         self.online = False
-        self._queue.put_nowait(None)
+        await super().close()
         self.hardware.close()
 
 
