@@ -416,12 +416,10 @@ class TableApp(StartsGames):
     # --- keys and the command line ------------------------------------------------------------
     def action_press(self, side: int) -> None:
         """A player's clock key: the emulated clock's button, or a keyboard press.
-        Once the game is over, the key signs the result (the summary screen's own
-        bindings never see it: these app bindings have priority)."""
+        Once the game is over, the key signs the result: the service turns a player's
+        press into their signature, on every clock (the summary screen's own bindings
+        never see the key: these app bindings have priority)."""
         if self.press_start():
-            return
-        if self.state.phase is Phase.OVER:
-            self.submit(Signed(player=side))
             return
         if self.emulated is not None:
             self.emulated.press(side)
